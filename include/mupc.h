@@ -1,0 +1,215 @@
+/*
+ * mupc.h -- the translator-facing runtime API of libmupc.
+ *
+ * A UPC-to-C translator turns every shared access into a call declared
+ * here; hand-written programs use the thin layer in <upc.h>, which fills in
+ * the caller's file and line.  Every entry point that a GASP tool can see
+ * takes (file, line) of the user's source so events name the right place.
+ *
+ * Memory model, as implemented:
+ *  - Gets are synchronous: the value is in place when the call returns.
+ *  - Relaxed puts are asynchronous: the call returns once the source value
+ *    has been copied; the write is applied at the target later, in issue
+ *    order with respect to later accesses from this thread to that target.
+ *  - A fence (mupc_fence, any strict access, barrier, notify/wait) waits
+ *    until every earlier put from this thread has been applied at its target.
+ *  - After mupc_barrier (or mupc_wait) every thread sees every put that any
+ *    thread issued before it entered the barrier.
+ *  - Accesses to data with local affinity are plain loads and stores.
+ */
+#ifndef MUPC_H
+#define MUPC_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define MUPC_VERSION_STRING "0.1.0"
+
+/* ---------------------------------------------------------------- */
+/* Runtime constants                                                 */
+/* ---------------------------------------------------------------- */
+
+/* Set before the user's main runs; never change afterwards. */
+extern int mupc_threads; /* THREADS  */
+extern int mupc_mythread; /* MYTHREAD */
+
+/* The translated program's entry point is `mupc_user_main`, defined like
+ * main (with (void) or (int argc, char **argv)): the runtime owns the
+ * process's main(), starts MPI and the two pthreads, and calls it on the
+ * computation pthread after an implicit barrier.  Its return value is the
+ * thread's exit status (collective exit).  It is not declared here so
+ * that both forms of main compile. */
+
+/* ---------------------------------------------------------------- */
+/* Pointers-to-shared                                                */
+/* ---------------------------------------------------------------- */
+
+/* A pointer-to-shared: the owning thread, the phase within the current
+ * block, and the byte offset into the owner's shared segment (offsets, not
+ * virtual addresses, so the value means the same on every thread).
+ * Offset 0 is never allocated: the all-zero value is the null pointer. */
+typedef struct mupc_ptr {
+    uint64_t addr;   /* byte offset into the owner's segment */
+    uint32_t thread; /* owning thread */
+    uint32_t phase;  /* element index within the current block */
+} mupc_ptr_t;
+
+#define MUPC_NULL_PTR ((mupc_ptr_t){0, 0, 0})
+
+/* Arithmetic as the UPC spec defines it for a pointer to elements of
+ * `elemsize` bytes in an array with block size `blocksize` (0 means the
+ * indefinite block size `[]`: everything on one thread). */
+mupc_ptr_t mupc_ptr_add(mupc_ptr_t p, ptrdiff_t n, size_t elemsize, size_t blocksize);
+/* a - b in elements; both must point into the same shared array. */
+ptrdiff_t mupc_ptr_diff(mupc_ptr_t a, mupc_ptr_t b, size_t elemsize, size_t blocksize);
+/* Element `index` of a shared array whose element 0 is `base` (phase 0). */
+mupc_ptr_t mupc_ptr_index(mupc_ptr_t base, size_t index, size_t elemsize, size_t blocksize);
+int mupc_ptr_is_null(mupc_ptr_t p);
+int mupc_ptr_equal(mupc_ptr_t a, mupc_ptr_t b);
+
+size_t upc_threadof(mupc_ptr_t p);
+size_t upc_phaseof(mupc_ptr_t p);
+size_t upc_addrfield(mupc_ptr_t p);
+mupc_ptr_t upc_resetphase(mupc_ptr_t p);
+/* Bytes of a `totalsize`-byte array with block size `nbytes` (in bytes)
+ * that have affinity to thread `threadid`. */
+size_t upc_affinitysize(size_t totalsize, size_t nbytes, size_t threadid);
+
+/* Address of the object in this process's memory, or NULL when `p` does
+ * not have affinity to the calling thread (only its own segment is
+ * directly addressable in this implementation). */
+void *mupc_local_addr(mupc_ptr_t p);
+
+/* ---------------------------------------------------------------- */
+/* Static shared objects                                             */
+/* ---------------------------------------------------------------- */
+
+/* One statically declared shared object.  The translator (or the
+ * MUPC_SHARED_ARRAY macro of <upc.h>) defines one of these per object and
+ * registers it from a constructor, i.e. before main.  Every process runs the
+ * same executable, so registration order -- and thus every object's offset
+ * -- is the same on all threads.  After start-up `base` points to element 0
+ * (thread 0, phase 0). */
+typedef struct mupc_static {
+    const char *name;          /* for error messages */
+    size_t elemsize;           /* bytes per element */
+    size_t blocksize;          /* elements per block; 0 = indefinite */
+    size_t nelems;             /* elements (per thread when per_thread is set) */
+    int per_thread;            /* nonzero for UPC's `T a[N*THREADS]`: N*THREADS elements */
+    mupc_ptr_t base;           /* filled in at start-up */
+    struct mupc_static *next;  /* runtime's registration list */
+} mupc_static_t;
+
+void mupc_static_register(mupc_static_t *obj);
+
+/* ---------------------------------------------------------------- */
+/* Shared accesses                                                   */
+/* ---------------------------------------------------------------- */
+
+#define MUPC_RELAXED 0
+#define MUPC_STRICT 1
+
+/* Every C scalar type has a typed get and put:
+ *   T    mupc_get_<name>(mupc_ptr_t src, int strict, const char *file, int line);
+ *   void mupc_put_<name>(mupc_ptr_t dst, T value, int strict, const char *file, int line);
+ * GASP: GASP_UPC_GET / GASP_UPC_PUT start and end, with is_relaxed, the
+ * private address, the pointer-to-shared (by address) and sizeof(T).
+ * A strict access is preceded by a fence; a strict put is also complete at
+ * its target when the call returns. */
+#define MUPC_SCALAR_TYPES(X)                                                   \
+    X(char, char)                                                              \
+    X(schar, signed char)                                                      \
+    X(uchar, unsigned char)                                                    \
+    X(short, short)                                                            \
+    X(ushort, unsigned short)                                                  \
+    X(int, int)                                                                \
+    X(uint, unsigned int)                                                      \
+    X(long, long)                                                              \
+    X(ulong, unsigned long)                                                    \
+    X(llong, long long)                                                        \
+    X(ullong, unsigned long long)                                              \
+    X(float, float)                                                            \
+    X(double, double)                                                          \
+    X(ldouble, long double)                                                    \
+    X(pts, mupc_ptr_t)
+
+#define MUPC_DECLARE_SCALAR_ACCESS(name, type)                                 \
+    type mupc_get_##name(mupc_ptr_t src, int strict, const char *file, int line); \
+    void mupc_put_##name(mupc_ptr_t dst, type value, int strict, const char *file, \
+                         int line);
+MUPC_SCALAR_TYPES(MUPC_DECLARE_SCALAR_ACCESS)
+#undef MUPC_DECLARE_SCALAR_ACCESS
+
+/* Non-scalar objects (structs, unions) as raw bytes; same events and
+ * semantics as the scalar calls.  The bytes must lie within one thread's
+ * segment. */
+void mupc_get_block(void *dst, mupc_ptr_t src, size_t n, int strict, const char *file,
+                    int line);
+void mupc_put_block(mupc_ptr_t dst, const void *src, size_t n, int strict,
+                    const char *file, int line);
+
+/* upc_memcpy/memget/memput/memset: relaxed bulk transfers, synchronous on
+ * the private side (the private buffer may be reused on return).  The
+ * shared range must lie within one thread's segment (UPC's rule).
+ * GASP_UPC_MEMCPY/MEMGET/MEMPUT/MEMSET start and end. */
+void mupc_memcpy(mupc_ptr_t dst, mupc_ptr_t src, size_t n, const char *file, int line);
+void mupc_memget(void *dst, mupc_ptr_t src, size_t n, const char *file, int line);
+void mupc_memput(mupc_ptr_t dst, const void *src, size_t n, const char *file, int line);
+void mupc_memset(mupc_ptr_t dst, int c, size_t n, const char *file, int line);
+
+/* Non-blocking get/put.  The transfer progresses in the background (the
+ * communication pthread keeps serving it) until mupc_sync; until then the
+ * private buffer must not be touched.  mupc_sync returns when the data is
+ * in place (get) or applied at the target (put); mupc_sync_attempt returns
+ * 1 in that case and 0 (without waiting) otherwise.  A handle is synced
+ * exactly once.  MUPC_HANDLE_TRIVIAL means "already complete".
+ * GASP: GASP_UPC_NB_GET_INIT / NB_PUT_INIT start/end, GASP_UPC_NB_SYNC. */
+typedef uint64_t mupc_handle_t;
+#define MUPC_HANDLE_TRIVIAL ((mupc_handle_t)0)
+
+mupc_handle_t mupc_get_nb(void *dst, mupc_ptr_t src, size_t n, const char *file, int line);
+mupc_handle_t mupc_put_nb(mupc_ptr_t dst, const void *src, size_t n, const char *file,
+                          int line);
+void mupc_sync(mupc_handle_t h, const char *file, int line);
+int mupc_sync_attempt(mupc_handle_t h, const char *file, int line);
+
+/* ---------------------------------------------------------------- */
+/* Synchronization                                                   */
+/* ---------------------------------------------------------------- */
+
+/* upc_fence: every earlier put of this thread is applied at its target. */
+void mupc_fence(const char *file, int line);
+
+/* upc_barrier / upc_notify / upc_wait.  `named` is nonzero when the
+ * statement has an expression, `value` its value.  Named values must agree
+ * across threads (anonymous ones match anything); a mismatch stops the job
+ * with both values and the threads that passed them.  notify/wait must
+ * alternate; a barrier between them is an error. */
+void mupc_barrier(int named, int value, const char *file, int line);
+void mupc_notify(int named, int value, const char *file, int line);
+void mupc_wait(int named, int value, const char *file, int line);
+
+/* ---------------------------------------------------------------- */
+/* Exit                                                              */
+/* ---------------------------------------------------------------- */
+
+/* upc_global_exit: ends every thread promptly; the job's exit status is
+ * `status`.  Non-collective; GASP_UPC_NONCOLLECTIVE_EXIT. */
+void mupc_global_exit(int status, const char *file, int line) __attribute__((noreturn));
+
+/* ---------------------------------------------------------------- */
+/* Introspection                                                     */
+/* ---------------------------------------------------------------- */
+
+/* Size in bytes of every thread's shared segment (key segment_size). */
+size_t mupc_segment_size(void);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* MUPC_H */

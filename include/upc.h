@@ -1,0 +1,90 @@
+/*
+ * upc.h -- a thin layer for UPC programs written by hand in C against
+ * libmupc (no translator ships with us yet).  It supplies UPC's names, fills
+ * in __FILE__/__LINE__ for every runtime call, and declares static shared
+ * arrays.  Translated code uses <mupc.h> directly.
+ *
+ *   #include <upc.h>
+ *   MUPC_SHARED_ARRAY(counts, int, 4, 1, MUPC_PER_THREAD);  // shared int counts[4*THREADS]
+ *   int main(int argc, char **argv) {
+ *       MUPC_PUT(int, MUPC_ELEM(counts, MYTHREAD), 42);
+ *       upc_barrier();
+ *       int v = MUPC_GET(int, MUPC_ELEM(counts, (MYTHREAD + 1) % THREADS));
+ *       ...
+ *   }
+ */
+#ifndef MUPC_UPC_H
+#define MUPC_UPC_H
+
+#include <mupc.h>
+
+#define THREADS mupc_threads
+#define MYTHREAD mupc_mythread
+
+/* The runtime owns the process's main(): the program's main becomes
+ * mupc_user_main.  Define MUPC_NO_MAIN_RENAME in files that must not. */
+#ifndef MUPC_NO_MAIN_RENAME
+#define main mupc_user_main
+/* main is exempt from -Wmissing-prototypes; keep the renamed one exempt. */
+#pragma GCC diagnostic ignored "-Wmissing-prototypes"
+#endif
+
+/* ---- statically declared shared arrays ---- */
+
+#define MUPC_TOTAL 0      /* nelems is the array's total size */
+#define MUPC_PER_THREAD 1 /* nelems is per thread: `T name[nelems*THREADS]` */
+
+/* Defines shared array `name` of `nelems` elements of `type` with block
+ * size `blocksize` (0 = indefinite, all on thread 0), registered before
+ * main on every thread in the same order, so it has the same offset
+ * everywhere.  Use at file scope. */
+#define MUPC_SHARED_ARRAY(name, type, nelems, blocksize, scale)                         \
+    static mupc_static_t name##_mupc_desc = {#name, sizeof(type), (blocksize), (nelems),  \
+                                            (scale), {0, 0, 0}, 0};                      \
+    __attribute__((constructor)) static void name##_mupc_register(void)                 \
+    {                                                                                   \
+        mupc_static_register(&name##_mupc_desc);                                        \
+    }
+
+/* Pointer to element 0 / element i of a MUPC_SHARED_ARRAY. */
+#define MUPC_BASE(name) (name##_mupc_desc.base)
+#define MUPC_ELEM(name, i)                                                              \
+    mupc_ptr_index(name##_mupc_desc.base, (size_t)(i), name##_mupc_desc.elemsize,        \
+                   name##_mupc_desc.blocksize)
+
+/* ---- typed accesses; `name` is a suffix from MUPC_SCALAR_TYPES ---- */
+
+#define MUPC_GET(name, p) mupc_get_##name((p), MUPC_RELAXED, __FILE__, __LINE__)
+#define MUPC_PUT(name, p, v) mupc_put_##name((p), (v), MUPC_RELAXED, __FILE__, __LINE__)
+#define MUPC_GET_STRICT(name, p) mupc_get_##name((p), MUPC_STRICT, __FILE__, __LINE__)
+#define MUPC_PUT_STRICT(name, p, v) mupc_put_##name((p), (v), MUPC_STRICT, __FILE__, __LINE__)
+
+/* ---- UPC statements and library calls ---- */
+
+/* upc_barrier() is anonymous, upc_barrier(expr) is named; same for
+ * upc_notify and upc_wait.  `upc_fence;` works as in UPC. */
+#define upc_barrier(...)                                                                \
+    mupc_barrier(0 __VA_OPT__(+1), (0 __VA_OPT__(+(__VA_ARGS__))), __FILE__, __LINE__)
+#define upc_notify(...)                                                                 \
+    mupc_notify(0 __VA_OPT__(+1), (0 __VA_OPT__(+(__VA_ARGS__))), __FILE__, __LINE__)
+#define upc_wait(...)                                                                   \
+    mupc_wait(0 __VA_OPT__(+1), (0 __VA_OPT__(+(__VA_ARGS__))), __FILE__, __LINE__)
+#define upc_fence mupc_fence(__FILE__, __LINE__)
+
+#define upc_memcpy(dst, src, n) mupc_memcpy((dst), (src), (n), __FILE__, __LINE__)
+#define upc_memget(dst, src, n) mupc_memget((dst), (src), (n), __FILE__, __LINE__)
+#define upc_memput(dst, src, n) mupc_memput((dst), (src), (n), __FILE__, __LINE__)
+#define upc_memset(dst, c, n) mupc_memset((dst), (c), (n), __FILE__, __LINE__)
+#define upc_global_exit(status) mupc_global_exit((status), __FILE__, __LINE__)
+
+#define MUPC_GET_NB(dst, src, n) mupc_get_nb((dst), (src), (n), __FILE__, __LINE__)
+#define MUPC_PUT_NB(dst, src, n) mupc_put_nb((dst), (src), (n), __FILE__, __LINE__)
+#define MUPC_SYNC(h) mupc_sync((h), __FILE__, __LINE__)
+#define MUPC_SYNC_ATTEMPT(h) mupc_sync_attempt((h), __FILE__, __LINE__)
+
+/* upc_forall with integer affinity: iterations where i % THREADS == MYTHREAD. */
+#define MUPC_FORALL(i, lo, hi)                                                          \
+    for ((i) = (lo); (i) < (hi); (i)++)                                                  \
+        if ((i) % THREADS == MYTHREAD)
+
+#endif

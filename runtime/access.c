@@ -1,0 +1,237 @@
+/*
+ * access.c -- the public shared-access API of mupc.h: argument checks,
+ * GASP events, the local-affinity short cut, and the strict/relaxed rules.
+ * The protocol itself lives in xfer.c.
+ */
+#include "mupc.h"
+#include "fatal.h"
+#include "gasp_hooks.h"
+#include "segment.h"
+#include "xfer.h"
+
+#include <string.h>
+
+static void range_error(const char *what, mupc_ptr_t p, size_t n, const char *file, int line)
+    __attribute__((noreturn));
+static void range_error(const char *what, mupc_ptr_t p, size_t n, const char *file, int line)
+{
+    if (mupc_ptr_is_null(p))
+        mupci_fatal_at(file, line, "%s: null pointer-to-shared (%zu bytes)", what, n);
+    mupci_fatal_at(file, line,
+                   "%s: pointer-to-shared out of range: thread %u, offset %llu, %zu bytes; "
+                   "THREADS is %d and each segment holds %zu bytes (offsets below %d are "
+                   "reserved): check the pointer arithmetic, or raise segment_size",
+                   what, p.thread, (unsigned long long)p.addr, n, mupc_threads,
+                   mupci_segment_bytes, MUPCI_SEGMENT_RESERVED);
+}
+
+static inline void check_ptr(const char *what, mupc_ptr_t p, size_t n, const char *file,
+                             int line)
+{
+    if (MUPCI_CHECKS && mupci_unlikely(p.thread >= (uint32_t)mupc_threads ||
+                                       !mupci_segment_range_ok(p.addr, n)))
+        range_error(what, p, n, file, line);
+}
+
+static inline int is_local(mupc_ptr_t p) { return p.thread == (uint32_t)mupc_mythread; }
+
+/* ---------------------------------------------------------------- */
+/* get / put (GASP_UPC_GET / GASP_UPC_PUT)                           */
+/* ---------------------------------------------------------------- */
+
+static inline void access_get(void *dst, mupc_ptr_t src, size_t n, int strict, const char *file,
+                              int line)
+{
+    int local = is_local(src);
+    MUPCI_GASP_EVENT(GASP_UPC_GET, GASP_START, local, file, line, !strict, dst, &src, n);
+    check_ptr("shared read", src, n, file, line);
+    if (strict)
+        mupci_xfer_fence();
+    if (local)
+        memcpy(dst, mupci_segment_addr(src.addr), n);
+    else
+        mupci_xfer_get(dst, (int)src.thread, src.addr, n);
+    MUPCI_GASP_EVENT(GASP_UPC_GET, GASP_END, local, file, line, !strict, dst, &src, n);
+}
+
+static inline void access_put(mupc_ptr_t dst, const void *src, size_t n, int strict,
+                              const char *file, int line)
+{
+    int local = is_local(dst);
+    MUPCI_GASP_EVENT(GASP_UPC_PUT, GASP_START, local, file, line, !strict, &dst, src, n);
+    check_ptr("shared write", dst, n, file, line);
+    if (strict)
+        mupci_xfer_fence();
+    if (local)
+        memcpy(mupci_segment_addr(dst.addr), src, n);
+    else
+        mupci_xfer_put((int)dst.thread, dst.addr, src, n);
+    if (strict && !local)
+        mupci_xfer_fence(); /* a strict write is complete before the next access */
+    MUPCI_GASP_EVENT(GASP_UPC_PUT, GASP_END, local, file, line, !strict, &dst, src, n);
+}
+
+#define MUPCI_DEFINE_SCALAR_ACCESS(name, type)                                            \
+    type mupc_get_##name(mupc_ptr_t src, int strict, const char *file, int line)          \
+    {                                                                                     \
+        type value;                                                                       \
+        access_get(&value, src, sizeof value, strict, file, line);                        \
+        return value;                                                                     \
+    }                                                                                     \
+    void mupc_put_##name(mupc_ptr_t dst, type value, int strict, const char *file,        \
+                         int line)                                                        \
+    {                                                                                     \
+        access_put(dst, &value, sizeof value, strict, file, line);                        \
+    }
+MUPC_SCALAR_TYPES(MUPCI_DEFINE_SCALAR_ACCESS)
+#undef MUPCI_DEFINE_SCALAR_ACCESS
+
+void mupc_get_block(void *dst, mupc_ptr_t src, size_t n, int strict, const char *file, int line)
+{
+    access_get(dst, src, n, strict, file, line);
+}
+
+void mupc_put_block(mupc_ptr_t dst, const void *src, size_t n, int strict, const char *file,
+                    int line)
+{
+    access_put(dst, src, n, strict, file, line);
+}
+
+/* ---------------------------------------------------------------- */
+/* upc_mem* (GASP_UPC_MEMCPY / MEMGET / MEMPUT / MEMSET)             */
+/* ---------------------------------------------------------------- */
+
+void mupc_memget(void *dst, mupc_ptr_t src, size_t n, const char *file, int line)
+{
+    int local = is_local(src);
+    MUPCI_GASP_EVENT(GASP_UPC_MEMGET, GASP_START, local, file, line, dst, &src, n);
+    if (n > 0) {
+        check_ptr("upc_memget", src, n, file, line);
+        if (local)
+            memcpy(dst, mupci_segment_addr(src.addr), n);
+        else
+            mupci_xfer_get(dst, (int)src.thread, src.addr, n);
+    }
+    MUPCI_GASP_EVENT(GASP_UPC_MEMGET, GASP_END, local, file, line, dst, &src, n);
+}
+
+void mupc_memput(mupc_ptr_t dst, const void *src, size_t n, const char *file, int line)
+{
+    int local = is_local(dst);
+    MUPCI_GASP_EVENT(GASP_UPC_MEMPUT, GASP_START, local, file, line, &dst, src, n);
+    if (n > 0) {
+        check_ptr("upc_memput", dst, n, file, line);
+        if (local)
+            memcpy(mupci_segment_addr(dst.addr), src, n);
+        else
+            mupci_xfer_put((int)dst.thread, dst.addr, src, n);
+    }
+    MUPCI_GASP_EVENT(GASP_UPC_MEMPUT, GASP_END, local, file, line, &dst, src, n);
+}
+
+void mupc_memcpy(mupc_ptr_t dst, mupc_ptr_t src, size_t n, const char *file, int line)
+{
+    int local = is_local(dst) && is_local(src);
+    MUPCI_GASP_EVENT(GASP_UPC_MEMCPY, GASP_START, local, file, line, &dst, &src, n);
+    if (n > 0) {
+        check_ptr("upc_memcpy (destination)", dst, n, file, line);
+        check_ptr("upc_memcpy (source)", src, n, file, line);
+        if (local)
+            memmove(mupci_segment_addr(dst.addr), mupci_segment_addr(src.addr), n);
+        else if (is_local(src))
+            mupci_xfer_put((int)dst.thread, dst.addr, mupci_segment_addr(src.addr), n);
+        else if (is_local(dst))
+            mupci_xfer_get(mupci_segment_addr(dst.addr), (int)src.thread, src.addr, n);
+        else
+            mupci_xfer_copy((int)dst.thread, dst.addr, (int)src.thread, src.addr, n);
+    }
+    MUPCI_GASP_EVENT(GASP_UPC_MEMCPY, GASP_END, local, file, line, &dst, &src, n);
+}
+
+void mupc_memset(mupc_ptr_t dst, int c, size_t n, const char *file, int line)
+{
+    int local = is_local(dst);
+    MUPCI_GASP_EVENT(GASP_UPC_MEMSET, GASP_START, local, file, line, &dst, c, n);
+    if (n > 0) {
+        check_ptr("upc_memset", dst, n, file, line);
+        if (local)
+            memset(mupci_segment_addr(dst.addr), c, n);
+        else
+            mupci_xfer_memset((int)dst.thread, dst.addr, c, n);
+    }
+    MUPCI_GASP_EVENT(GASP_UPC_MEMSET, GASP_END, local, file, line, &dst, c, n);
+}
+
+/* ---------------------------------------------------------------- */
+/* Non-blocking (GASP_UPC_NB_GET_INIT / NB_PUT_INIT / NB_SYNC)       */
+/* ---------------------------------------------------------------- */
+
+mupc_handle_t mupc_get_nb(void *dst, mupc_ptr_t src, size_t n, const char *file, int line)
+{
+    int local = is_local(src);
+    mupc_handle_t h = MUPC_HANDLE_TRIVIAL;
+    MUPCI_GASP_EVENT(GASP_UPC_NB_GET_INIT, GASP_START, local, file, line, 1, dst, &src, n);
+    if (n > 0) {
+        check_ptr("non-blocking get", src, n, file, line);
+        if (local)
+            memcpy(dst, mupci_segment_addr(src.addr), n);
+        else
+            h = mupci_xfer_get_nb(dst, (int)src.thread, src.addr, n);
+    }
+    MUPCI_GASP_EVENT(GASP_UPC_NB_GET_INIT, GASP_END, local, file, line, 1, dst, &src, n,
+                     (gasp_upc_nb_handle_t)h);
+    return h;
+}
+
+mupc_handle_t mupc_put_nb(mupc_ptr_t dst, const void *src, size_t n, const char *file, int line)
+{
+    int local = is_local(dst);
+    mupc_handle_t h = MUPC_HANDLE_TRIVIAL;
+    MUPCI_GASP_EVENT(GASP_UPC_NB_PUT_INIT, GASP_START, local, file, line, 1, &dst, src, n);
+    if (n > 0) {
+        check_ptr("non-blocking put", dst, n, file, line);
+        if (local)
+            memcpy(mupci_segment_addr(dst.addr), src, n);
+        else
+            h = mupci_xfer_put_nb((int)dst.thread, dst.addr, src, n);
+    }
+    MUPCI_GASP_EVENT(GASP_UPC_NB_PUT_INIT, GASP_END, local, file, line, 1, &dst, src, n,
+                     (gasp_upc_nb_handle_t)h);
+    return h;
+}
+
+static int sync_handle(mupc_handle_t h, int wait, const char *what, const char *file, int line)
+{
+    if (h == MUPC_HANDLE_TRIVIAL)
+        return 1;
+    MUPCI_GASP_EVENT(GASP_UPC_NB_SYNC, GASP_START, 0, file, line, (gasp_upc_nb_handle_t)h);
+    int rc = mupci_xfer_sync(h, wait);
+    if (rc < 0)
+        mupci_fatal_at(file, line,
+                       "%s: handle %#llx is not an outstanding transfer (synchronized "
+                       "already, or not returned by a non-blocking call)",
+                       what, (unsigned long long)h);
+    MUPCI_GASP_EVENT(GASP_UPC_NB_SYNC, GASP_END, 0, file, line, (gasp_upc_nb_handle_t)h);
+    return rc;
+}
+
+void mupc_sync(mupc_handle_t h, const char *file, int line)
+{
+    sync_handle(h, 1, "upc_sync", file, line);
+}
+
+int mupc_sync_attempt(mupc_handle_t h, const char *file, int line)
+{
+    return sync_handle(h, 0, "upc_sync_attempt", file, line);
+}
+
+/* ---------------------------------------------------------------- */
+/* Fence (GASP_UPC_FENCE)                                            */
+/* ---------------------------------------------------------------- */
+
+void mupc_fence(const char *file, int line)
+{
+    MUPCI_GASP_EVENT(GASP_UPC_FENCE, GASP_START, 0, file, line);
+    mupci_xfer_fence();
+    MUPCI_GASP_EVENT(GASP_UPC_FENCE, GASP_END, 0, file, line);
+}

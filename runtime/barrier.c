@@ -1,0 +1,218 @@
+/*
+ * barrier.c -- upc_barrier, upc_notify, upc_wait over a binary tree.
+ *
+ * Notify: fence (every earlier put is applied), then arrive; a node that
+ * has arrived and heard from all its children tells its parent (UP); the
+ * root then releases everyone down the tree (DOWN).  Wait: drive progress
+ * until DOWN for this epoch.  Threads may be at most one phase apart, so
+ * state is kept per epoch parity: a fast child's UP for the next epoch
+ * lands in the other slot.  A slot is cleared at the wait that consumes
+ * it, which always happens before any thread can arrive two epochs later.
+ *
+ * Named barriers: each UP carries the value seen so far in the subtree and
+ * which thread passed it; two different named values produce a mismatch
+ * record that travels up and back down, and every thread's wait reports it.
+ */
+#include "barrier.h"
+#include "engine.h"
+#include "fatal.h"
+#include "gasp_hooks.h"
+#include "xfer.h"
+
+#include <string.h>
+#include <unistd.h>
+
+typedef struct name_info {
+    int32_t named, value, thread;             /* first named value seen */
+    int32_t mismatch, other_value, other_thread; /* a conflicting one */
+} name_info_t;
+
+typedef struct phase_state {
+    int children_arrived;
+    int self_arrived;
+    int sent_up;
+    int released;
+    name_info_t info;   /* merged over this subtree */
+    name_info_t result; /* merged over all threads (from DOWN) */
+} phase_state_t;
+
+static phase_state_t phases[2];
+static uint64_t epoch;   /* notifies so far */
+static int notified;     /* between notify and wait */
+static name_info_t mine; /* this thread's notify */
+static int me, nthreads, parent, nchildren, children[2];
+
+void mupci_barrier_init(int mythread, int threads)
+{
+    me = mythread;
+    nthreads = threads;
+    parent = me == 0 ? -1 : (me - 1) / 2;
+    nchildren = 0;
+    for (int c = 2 * me + 1; c <= 2 * me + 2 && c < threads; c++)
+        children[nchildren++] = c;
+}
+
+static name_info_t merge(name_info_t a, name_info_t b)
+{
+    if (a.mismatch || !b.named)
+        return a;
+    if (b.mismatch || !a.named)
+        return b;
+    if (a.value != b.value) {
+        a.mismatch = 1;
+        a.other_value = b.value;
+        a.other_thread = b.thread;
+    }
+    return a;
+}
+
+static void send_info(int dest, int type, uint64_t ep, const name_info_t *info)
+{
+    mupci_msg_t m = {(uint16_t)type, 0, 0, ep, sizeof *info};
+    mupci_engine_send(dest, &m, info, sizeof *info);
+}
+
+static void release(uint64_t ep, const name_info_t *info)
+{
+    phase_state_t *ph = &phases[ep & 1];
+    ph->result = *info;
+    ph->released = 1;
+    for (int i = 0; i < nchildren; i++)
+        send_info(children[i], MUPCI_MSG_BARRIER_DOWN, ep, info);
+}
+
+/* Lock held.  Pass the subtree's arrival up, or release from the root. */
+static void try_advance(uint64_t ep)
+{
+    phase_state_t *ph = &phases[ep & 1];
+    if (!ph->self_arrived || ph->children_arrived < nchildren || ph->sent_up)
+        return;
+    ph->sent_up = 1;
+    if (parent < 0)
+        release(ep, &ph->info);
+    else
+        send_info(parent, MUPCI_MSG_BARRIER_UP, ep, &ph->info);
+}
+
+static void check_epoch(int src, const mupci_msg_t *m)
+{
+    /* a child may be one notify ahead of us, never more */
+    if (m->offset != epoch && m->offset != epoch + 1)
+        mupci_fatal("internal error: barrier message for epoch %llu from thread %d at epoch "
+                    "%llu",
+                    (unsigned long long)m->offset, src, (unsigned long long)epoch);
+}
+
+void mupci_handle_BARRIER_UP(int src, const mupci_msg_t *m, const void *payload, size_t len)
+{
+    name_info_t info;
+    check_epoch(src, m);
+    memcpy(&info, payload, sizeof info);
+    phase_state_t *ph = &phases[m->offset & 1];
+    ph->children_arrived++;
+    ph->info = merge(ph->info, info);
+    try_advance(m->offset);
+}
+
+void mupci_handle_BARRIER_DOWN(int src, const mupci_msg_t *m, const void *payload, size_t len)
+{
+    name_info_t info;
+    check_epoch(src, m);
+    memcpy(&info, payload, sizeof info);
+    release(m->offset, &info);
+}
+
+/* ---------------------------------------------------------------- */
+
+static void notify(int named, int value, const char *what, const char *file, int line)
+{
+    if (notified)
+        mupci_fatal_at(file, line,
+                       "%s: this thread already called upc_notify; call upc_wait before the "
+                       "next upc_notify or upc_barrier (split-phase barriers cannot nest)",
+                       what);
+    mupci_xfer_fence();
+    mine = (name_info_t){named != 0, value, me, 0, 0, 0};
+    mupci_engine_lock();
+    epoch++;
+    phase_state_t *ph = &phases[epoch & 1];
+    ph->self_arrived = 1;
+    ph->info = merge(ph->info, mine);
+    try_advance(epoch);
+    mupci_engine_flush_all();
+    mupci_engine_unlock();
+    notified = 1;
+}
+
+static int released(void *arg) { return phases[epoch & 1].released; }
+
+static void report_mismatch(const name_info_t *r, const char *what, const char *file, int line)
+{
+    /* Every thread learns of the mismatch; the two threads involved speak
+     * first, the others only if the job has not ended a moment later. */
+    if (me != r->thread && me != r->other_thread)
+        sleep(1);
+    mupci_fatal_at(file, line,
+                   "%s: named barrier mismatch: thread %d passed %d but thread %d passed %d; "
+                   "every thread must pass the same value (or use an anonymous barrier)",
+                   what, r->thread, r->value, r->other_thread, r->other_value);
+}
+
+static void wait_phase(int named, int value, const char *what, const char *file, int line)
+{
+    if (!notified)
+        mupci_fatal_at(file, line, "%s: upc_wait without a preceding upc_notify", what);
+    if (named && mine.named && value != mine.value)
+        mupci_fatal_at(file, line,
+                       "%s: upc_wait(%d) does not match this thread's upc_notify(%d)", what,
+                       value, mine.value);
+    mupci_engine_wait(released, NULL);
+    mupci_engine_lock();
+    name_info_t result = phases[epoch & 1].result;
+    memset(&phases[epoch & 1], 0, sizeof phases[0]);
+    mupci_engine_unlock();
+    notified = 0;
+    if (result.mismatch)
+        report_mismatch(&result, what, file, line);
+    if (named && result.named && value != result.value) {
+        name_info_t r = {1, result.value, result.thread, 1, value, me};
+        report_mismatch(&r, what, file, line);
+    }
+    /* The remote-reference cache (issue 4) is invalidated here. */
+}
+
+void mupci_barrier_internal(const char *what, const char *file, int line)
+{
+    notify(0, 0, what, file, line);
+    wait_phase(0, 0, what, file, line);
+}
+
+/* ---------------------------------------------------------------- */
+/* Public API (GASP_UPC_BARRIER / NOTIFY / WAIT)                     */
+/* ---------------------------------------------------------------- */
+
+void mupc_barrier(int named, int value, const char *file, int line)
+{
+    MUPCI_GASP_EVENT(GASP_UPC_BARRIER, GASP_START, 0, file, line, named, value);
+    if (notified)
+        mupci_fatal_at(file, line,
+                       "upc_barrier: called between upc_notify and upc_wait; finish the "
+                       "split-phase barrier with upc_wait first");
+    notify(named, value, "upc_barrier", file, line);
+    wait_phase(named, value, "upc_barrier", file, line);
+    MUPCI_GASP_EVENT(GASP_UPC_BARRIER, GASP_END, 0, file, line, named, value);
+}
+
+void mupc_notify(int named, int value, const char *file, int line)
+{
+    MUPCI_GASP_EVENT(GASP_UPC_NOTIFY, GASP_START, 0, file, line, named, value);
+    notify(named, value, "upc_notify", file, line);
+    MUPCI_GASP_EVENT(GASP_UPC_NOTIFY, GASP_END, 0, file, line, named, value);
+}
+
+void mupc_wait(int named, int value, const char *file, int line)
+{
+    MUPCI_GASP_EVENT(GASP_UPC_WAIT, GASP_START, 0, file, line, named, value);
+    wait_phase(named, value, "upc_wait", file, line);
+    MUPCI_GASP_EVENT(GASP_UPC_WAIT, GASP_END, 0, file, line, named, value);
+}

@@ -1,0 +1,97 @@
+/*
+ * engine.h -- the two-pthread message engine (seed 004 §4.3-4.4.3).
+ *
+ * All MPI calls and all protocol state sit behind one progress lock (MPI is
+ * initialized MPI_THREAD_SERIALIZED).  The communication pthread polls when
+ * the computation pthread is busy in user code; a computation pthread that
+ * waits for something drives progress itself (DESIGN.md §2: a handoff costs
+ * a scheduler round trip when cores are scarce).
+ *
+ * Outgoing messages are appended to a per-destination batch buffer and
+ * sent as one MPI message when the batch fills, when someone waits, or when
+ * the communication pthread sees the sender has gone quiet; sends complete
+ * through MPI_Testall.  Incoming batches land in persistent receives
+ * (MPI_Recv_init/MPI_Start), tested oldest first so per-source order holds.
+ */
+#ifndef MUPCI_ENGINE_H
+#define MUPCI_ENGINE_H
+
+#include "config.h"
+#include "msg.h"
+#include "mupc.h"
+
+#include <mpi.h>
+#include <stddef.h>
+
+extern MPI_Comm mupci_comm;
+
+/* ---- life cycle (main thread) ---- */
+void mupci_engine_init(const mupci_config_t *cfg, int oversubscribed);
+/* Serve requests until mupci_engine_request_shutdown(); returns the status. */
+int mupci_engine_comm_loop(void);
+/* Complete outstanding sends and release MPI resources, before
+ * MPI_Finalize.  Returns holding the progress lock for good, so the
+ * computation pthread (if still running) can never enter MPI again. */
+void mupci_engine_finalize(void);
+
+/* Any thread: stop the communication loop; computation-pthread waits park. */
+void mupci_engine_request_shutdown(int status);
+int mupci_engine_shutting_down(void);
+
+/* ---- the progress lock ---- */
+void mupci_engine_lock(void);
+void mupci_engine_unlock(void);
+/* For the fatal path: make sure no other pthread is inside MPI. */
+void mupci_engine_lock_for_abort(void);
+
+/* ---- operations: a slot that replies and data fragments count down ---- */
+typedef struct mupci_op {
+    volatile int pending; /* parts still outstanding; 0 = complete */
+    void *dst;            /* where GET_REPLY payloads go */
+    uint32_t slot;
+    uint32_t generation;
+    int in_use;
+} mupci_op_t;
+
+mupci_op_t *mupci_op_alloc(int pending, void *dst); /* lock held */
+void mupci_op_free(mupci_op_t *op);                  /* lock held */
+mupci_op_t *mupci_op_from_slot(int src, uint32_t slot); /* validated, for handlers */
+uint64_t mupci_op_handle(const mupci_op_t *op);
+mupci_op_t *mupci_op_from_handle(uint64_t handle); /* NULL if not a live handle */
+
+/* ---- sending (lock held) ---- */
+/* Largest payload that travels inline in a batch. */
+size_t mupci_engine_inline_max(void);
+/* Queue one message to `dest`; `urgent` messages (requests, replies) are
+ * flushed at the end of the current progress pass at the latest. */
+void mupci_engine_send(int dest, const mupci_msg_t *hdr, const void *payload, size_t len);
+void mupci_engine_flush(int dest);
+void mupci_engine_flush_all(void);
+/* Bulk data as fragments of fragment_size with `tag`; each completed
+ * fragment decrements op->pending (op may be NULL). */
+void mupci_engine_send_data(const void *buf, size_t n, int dest, int tag, mupci_op_t *op);
+void mupci_engine_recv_data(void *buf, size_t n, int src, int tag, mupci_op_t *op);
+/* Receive bulk data now, inside a handler (keeps per-source order). */
+void mupci_engine_recv_data_now(void *buf, size_t n, int src, int tag);
+/* Number of fragments `n` bytes are split into. */
+int mupci_engine_fragments(size_t n);
+
+/* ---- progress and waiting ---- */
+/* One pass: receive, dispatch, flush, complete sends.  Lock held.
+ * Returns nonzero when it did useful work. */
+int mupci_engine_progress(int flush_everything);
+/* Computation pthread: drive progress until done(arg) (lock not held). */
+void mupci_engine_wait(int (*done)(void *), void *arg);
+/* One progress pass if nobody else is making progress (lock not held):
+ * lets a thread spinning on strict local data see remote writes. */
+void mupci_engine_poll(void);
+/* Convenience: wait until op->pending == 0. */
+void mupci_engine_wait_op(mupci_op_t *op);
+
+/* ---- message handlers, one per type (see msg.h) ---- */
+#define MUPCI_DECLARE_HANDLER(name, desc)                                              \
+    void mupci_handle_##name(int src, const mupci_msg_t *m, const void *payload, size_t len);
+MUPCI_MSG_TYPES(MUPCI_DECLARE_HANDLER)
+#undef MUPCI_DECLARE_HANDLER
+
+#endif

@@ -1,0 +1,84 @@
+/*
+ * fatal.c -- print one clear message, then end the whole job.
+ */
+#include "fatal.h"
+#include "engine.h"
+#include "mupc.h"
+
+#include <mpi.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+static int mpi_ready;
+
+void mupci_fatal_mpi_ready(int ready) { mpi_ready = ready; }
+
+static void abort_job(void) __attribute__((noreturn));
+static void abort_job(void)
+{
+    fflush(stdout);
+    fflush(stderr);
+    if (mpi_ready) {
+        /* MPI is initialized with MPI_THREAD_SERIALIZED: take the progress
+         * lock so the other pthread is not inside MPI while we abort. */
+        mupci_engine_lock_for_abort();
+        MPI_Abort(MPI_COMM_WORLD, 1);
+    }
+    exit(1);
+}
+
+/* Compose the whole message first and write it with one call, so lines
+ * from several threads dying at once do not interleave. */
+static void report(const char *file, int line, const char *fmt, va_list ap)
+{
+    char text[2048];
+    size_t n = 0;
+    if (mpi_ready)
+        n += (size_t)snprintf(text, sizeof text, "mupc: thread %d: ", mupc_mythread);
+    else
+        n += (size_t)snprintf(text, sizeof text, "mupc: ");
+    if (file && n < sizeof text)
+        n += (size_t)snprintf(text + n, sizeof text - n, "%s:%d: ", file, line);
+    if (n < sizeof text)
+        n += (size_t)vsnprintf(text + n, sizeof text - n, fmt, ap);
+    if (n >= sizeof text - 1)
+        n = sizeof text - 2;
+    text[n++] = '\n';
+    fflush(stdout);
+    if (write(STDERR_FILENO, text, n) < 0)
+        abort_job();
+}
+
+void mupci_fatal_at(const char *file, int line, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    report(file, line, fmt, ap);
+    va_end(ap);
+    abort_job();
+}
+
+void mupci_fatal_plain(const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    report(NULL, 0, fmt, ap);
+    va_end(ap);
+    abort_job();
+}
+
+void mupci_mpi_failed(const char *call, int rc, const char *file, int line)
+{
+    char text[MPI_MAX_ERROR_STRING] = "";
+    int len = 0;
+    if (MPI_Error_string(rc, text, &len) != MPI_SUCCESS)
+        strcpy(text, "unknown MPI error");
+    mupci_fatal_at(file, line, "internal error: %s failed: %s", call, text);
+}
+
+void mupci_pthread_failed(const char *call, int rc, const char *file, int line)
+{
+    mupci_fatal_at(file, line, "internal error: %s failed: %s", call, strerror(rc));
+}

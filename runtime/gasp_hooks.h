@@ -1,0 +1,45 @@
+/*
+ * gasp_hooks.h -- the runtime's single path to a GASP tool.
+ *
+ * Every API entry point reports its events through MUPCI_GASP(); with no
+ * tool, or with measurement switched off, the cost is one predictable
+ * branch on mupci_gasp_on.  Events are only ever raised on the computation
+ * pthread, with the caller's source file and line.
+ */
+#ifndef MUPCI_GASP_HOOKS_H
+#define MUPCI_GASP_HOOKS_H
+
+#include "config.h"
+#include <gasp.h>
+#include <gasp_upc.h>
+
+#ifndef MUPCI_GASP
+#define MUPCI_GASP 1
+#endif
+
+/* Nonzero while a tool is linked (program built with mupcc --profile*) and
+ * measurement is on (gasp_control / pupc_control). */
+extern int mupci_gasp_on;
+
+/* On the computation pthread, after runtime start-up and before main:
+ * decides from the profile level linked in by mupcc whether a tool is
+ * active and, if so, calls gasp_init once for this thread. */
+void mupci_gasp_thread_init(int *argc, char ***argv);
+
+/* Deliver one event.  `is_local` marks accesses to data with local
+ * affinity, which only --profile-local reports.  Varargs exactly as seed
+ * 001 lists them for `evt`. */
+void mupci_gasp_notify(unsigned int evt, gasp_evttype_t type, int is_local,
+                       const char *file, int line, ...);
+
+#if MUPCI_GASP
+#define MUPCI_GASP_EVENT(evt, type, is_local, file, line, ...)                     \
+    do {                                                                           \
+        if (__builtin_expect(mupci_gasp_on, 0))                                    \
+            mupci_gasp_notify((evt), (type), (is_local), (file), (line), ##__VA_ARGS__); \
+    } while (0)
+#else
+#define MUPCI_GASP_EVENT(evt, type, is_local, file, line, ...) ((void)0)
+#endif
+
+#endif

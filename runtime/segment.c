@@ -1,0 +1,77 @@
+/*
+ * segment.c -- mapping the shared segment and placing static shared data.
+ */
+#include "segment.h"
+#include "fatal.h"
+#include "mupc.h"
+#include "pts.h"
+
+#include <sys/mman.h>
+
+char *mupci_segment_base;
+size_t mupci_segment_bytes;
+size_t mupci_segment_static_end;
+
+static mupc_static_t *statics;      /* registration order, newest last */
+static mupc_static_t **statics_tail = &statics;
+static int started;
+
+void mupc_static_register(mupc_static_t *obj)
+{
+    if (started)
+        mupci_fatal_plain("static shared object '%s' registered after start-up; register it "
+                          "from a constructor (MUPC_SHARED_ARRAY does this)",
+                          obj->name ? obj->name : "?");
+    obj->next = NULL;
+    *statics_tail = obj;
+    statics_tail = &obj->next;
+}
+
+static size_t align_up(size_t n, size_t a) { return (n + a - 1) / a * a; }
+
+static void place_statics(int threads)
+{
+    size_t at = MUPCI_SEGMENT_RESERVED;
+    for (mupc_static_t *s = statics; s; s = s->next) {
+        at = align_up(at, 16);
+        size_t nelems = s->per_thread ? s->nelems * (size_t)threads : s->nelems;
+        size_t bytes = mupci_pts_local_bytes(nelems, s->elemsize, s->blocksize, threads);
+        if (bytes > mupci_segment_bytes || at > mupci_segment_bytes - bytes)
+            mupci_fatal_plain("static shared object '%s' needs %zu bytes per thread beyond "
+                              "offset %zu, but segment_size is %zu; raise segment_size in "
+                              "mupc.conf (or MUPC_SEGMENT_SIZE)",
+                              s->name ? s->name : "?", bytes, at, mupci_segment_bytes);
+        s->base = (mupc_ptr_t){at, 0, 0};
+        at += bytes;
+    }
+    mupci_segment_static_end = align_up(at, 64);
+}
+
+void mupci_segment_init(size_t size, int threads)
+{
+    mupci_segment_bytes = size;
+    void *p = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE,
+                   -1, 0);
+    if (p == MAP_FAILED)
+        mupci_fatal_plain("cannot map a %zu-byte shared segment; lower segment_size in mupc.conf",
+                          size);
+    mupci_segment_base = p;
+    place_statics(threads);
+    started = 1;
+}
+
+void mupci_segment_finalize(void)
+{
+    if (mupci_segment_base)
+        munmap(mupci_segment_base, mupci_segment_bytes);
+    mupci_segment_base = NULL;
+}
+
+size_t mupc_segment_size(void) { return mupci_segment_bytes; }
+
+void *mupc_local_addr(mupc_ptr_t p)
+{
+    if ((int)p.thread != mupc_mythread || !mupci_segment_range_ok(p.addr, 0))
+        return NULL;
+    return mupci_segment_addr(p.addr);
+}

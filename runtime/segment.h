@@ -1,0 +1,35 @@
+/*
+ * segment.h -- this thread's shared segment and the static shared objects.
+ *
+ * Layout of every thread's segment (offsets are the same on all threads):
+ *   [0, 64)            reserved, so offset 0 can mean "null"
+ *   [64, static_end)   static shared objects, in registration order
+ *   [static_end, size) heaps (managed by mem/, issue 3)
+ */
+#ifndef MUPCI_SEGMENT_H
+#define MUPCI_SEGMENT_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#define MUPCI_SEGMENT_RESERVED 64
+
+extern char *mupci_segment_base;
+extern size_t mupci_segment_bytes;
+extern size_t mupci_segment_static_end;
+
+/* Map the segment and place the registered static objects. */
+void mupci_segment_init(size_t size, int threads);
+void mupci_segment_finalize(void);
+
+/* True when [offset, offset + n) lies inside a segment and past the
+ * reserved null area. */
+static inline int mupci_segment_range_ok(uint64_t offset, size_t n)
+{
+    return offset >= MUPCI_SEGMENT_RESERVED && offset <= mupci_segment_bytes &&
+           n <= mupci_segment_bytes - offset;
+}
+
+static inline void *mupci_segment_addr(uint64_t offset) { return mupci_segment_base + offset; }
+
+#endif

@@ -1,0 +1,270 @@
+/*
+ * start.c -- process start-up and termination (seed 004 §4.4.2).
+ *
+ * The initial pthread initializes MPI, reads the configuration, maps the
+ * segment, starts the computation pthread (which runs the user's main after
+ * an implicit barrier) and then becomes the communication pthread.  It is
+ * also the one that finalizes MPI, whichever way the program ends:
+ *  - collective exit: main returns on every thread -> final barrier ->
+ *    orderly shutdown, each process exits with its main's status;
+ *  - upc_global_exit(status) (or exit(status)) on any one thread -> every
+ *    other thread is told and acknowledges -> all processes finalize and
+ *    exit with `status`;
+ *  - a fatal error -> one message, MPI_Abort (fatal.c);
+ *  - a crash -> a one-line note, then the signal's default action, and the
+ *    MPI launcher ends the job.
+ */
+#define _GNU_SOURCE
+#include "backoff.h"
+#include "barrier.h"
+#include "config.h"
+#include "engine.h"
+#include "fatal.h"
+#include "gasp_hooks.h"
+#include "mupc.h"
+#include "segment.h"
+#include "xfer.h"
+
+#include <mpi.h>
+#include <pthread.h>
+#include <sched.h>
+#include <signal.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+/* The program's main, renamed by <upc.h> or by the translator. */
+int mupc_user_main(int argc, char **argv);
+
+int mupc_threads = 1;
+int mupc_mythread = 0;
+
+static mupci_config_t config;
+static int user_argc;
+static char **user_argv;
+static pthread_t compute_thread;
+static atomic_int main_returned; /* orderly collective exit under way */
+static atomic_int exiting;        /* exit() is running somewhere in the process */
+
+/* ---------------------------------------------------------------- */
+/* Configuration, read by every thread, reported by the first bad one */
+/* ---------------------------------------------------------------- */
+
+static void load_config(void)
+{
+    char err[1024] = "", used[512] = "";
+    int bad = mupci_config_load(&config, used, sizeof used, err, sizeof err) != 0;
+    int mine = bad ? mupc_mythread : mupc_threads, first_bad = mupc_threads;
+    MUPCI_MPI(MPI_Allreduce(&mine, &first_bad, 1, MPI_INT, MPI_MIN, mupci_comm));
+    if (first_bad == mupc_threads)
+        return;
+    if (first_bad == mupc_mythread) {
+        fprintf(stderr, "mupc: configuration error: %s\n", err);
+        fflush(stderr);
+        MPI_Abort(MPI_COMM_WORLD, 2);
+    }
+    for (;;) /* the reporting thread's MPI_Abort ends us */
+        sleep(1);
+}
+
+/* More pthreads than cores on this node: yield sooner (DESIGN.md §2). */
+static int node_oversubscribed(void)
+{
+    MPI_Comm node;
+    int local = 1;
+    MUPCI_MPI(MPI_Comm_split_type(mupci_comm, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node));
+    MUPCI_MPI(MPI_Comm_size(node, &local));
+    MUPCI_MPI(MPI_Comm_free(&node));
+    cpu_set_t set;
+    int cores = 1;
+    if (sched_getaffinity(0, sizeof set, &set) == 0)
+        cores = CPU_COUNT(&set);
+    return local * 2 > cores;
+}
+
+/* ---------------------------------------------------------------- */
+/* Crashes and stray exit() calls                                    */
+/* ---------------------------------------------------------------- */
+
+static struct sigaction previous[32];
+static const int fatal_signals[] = {SIGSEGV, SIGBUS, SIGFPE, SIGILL};
+
+static void on_fatal_signal(int sig)
+{
+    char text[160];
+    int n = snprintf(text, sizeof text,
+                     "mupc: thread %d: fatal signal %d (%s); the job is being ended\n",
+                     mupc_mythread, sig, strsignal(sig));
+    if (n > 0 && write(STDERR_FILENO, text, (size_t)n) < 0)
+        _exit(128 + sig);
+    /* Hand the signal to whoever had it before (MPICH/UCX print a
+     * backtrace) or to the default action; the fault repeats on return. */
+    sigaction(sig, &previous[sig], NULL);
+}
+
+static void install_signal_handlers(void)
+{
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = on_fatal_signal;
+    sigemptyset(&sa.sa_mask);
+    for (size_t i = 0; i < sizeof fatal_signals / sizeof fatal_signals[0]; i++)
+        sigaction(fatal_signals[i], &sa, &previous[fatal_signals[i]]);
+}
+
+static void global_exit(int status) __attribute__((noreturn));
+
+/* exit(status) called by the user's code before main returned would leave
+ * the other threads waiting forever at their final barrier; treat it as
+ * upc_global_exit(status), as other UPC runtimes do. */
+static void exit_hook(int status, void *arg)
+{
+    atomic_store(&exiting, 1);
+    if (atomic_load(&main_returned) || !pthread_equal(pthread_self(), compute_thread))
+        return;
+    global_exit(status);
+}
+
+/* ---------------------------------------------------------------- */
+/* Global exit                                                       */
+/* ---------------------------------------------------------------- */
+
+typedef struct ack_wait {
+    mupci_op_t *op;
+    int64_t deadline_ns;
+} ack_wait_t;
+
+static int acked_or_late(void *arg)
+{
+    ack_wait_t *w = arg;
+    return w->op->pending <= 0 || mupci_now_ns() > w->deadline_ns;
+}
+
+static void global_exit(int status)
+{
+    ack_wait_t w;
+    mupci_engine_lock();
+    w.op = mupci_op_alloc(mupc_threads - 1, NULL);
+    for (int t = 0; t < mupc_threads; t++) {
+        if (t == mupc_mythread)
+            continue;
+        mupci_msg_t m = {MUPCI_MSG_GLOBAL_EXIT, 0, w.op->slot, 0, (uint64_t)(uint32_t)status};
+        mupci_engine_send(t, &m, NULL, 0);
+    }
+    mupci_engine_flush_all();
+    mupci_engine_unlock();
+    /* A thread that cannot answer (crashed, stuck in a handler) must not
+     * keep us here: after 5 s we end the job the hard way. */
+    w.deadline_ns = mupci_now_ns() + 5000000000LL;
+    mupci_engine_wait(acked_or_late, &w);
+    if (w.op->pending > 0) {
+        fprintf(stderr, "mupc: thread %d: upc_global_exit: %d thread(s) did not answer; "
+                        "aborting the job with status %d\n",
+                mupc_mythread, w.op->pending, status);
+        mupci_engine_lock_for_abort();
+        MPI_Abort(MPI_COMM_WORLD, status);
+    }
+    mupci_engine_request_shutdown(status);
+    for (;;) /* the main pthread finalizes MPI and ends the process */
+        pause();
+}
+
+void mupci_handle_GLOBAL_EXIT(int src, const mupci_msg_t *m, const void *payload, size_t len)
+{
+    mupci_msg_t ack = {MUPCI_MSG_ACK, 0, m->op, 0, 0};
+    mupci_engine_send(src, &ack, NULL, 0);
+    mupci_engine_flush(src);
+    mupci_engine_request_shutdown((int)(int32_t)m->size);
+}
+
+void mupc_global_exit(int status, const char *file, int line)
+{
+    MUPCI_GASP_EVENT(GASP_UPC_NONCOLLECTIVE_EXIT, GASP_ATOMIC, 0, file, line, status);
+    fflush(stdout);
+    global_exit(status);
+}
+
+/* ---------------------------------------------------------------- */
+/* The computation pthread                                           */
+/* ---------------------------------------------------------------- */
+
+static void *compute_main(void *arg)
+{
+    mupci_gasp_thread_init(&user_argc, &user_argv);
+    mupci_barrier_internal("start-up barrier", __FILE__, __LINE__);
+    int status = mupc_user_main(user_argc, user_argv);
+    MUPCI_GASP_EVENT(GASP_UPC_COLLECTIVE_EXIT, GASP_START, 0, __FILE__, __LINE__, status);
+    mupci_barrier_internal("final barrier", __FILE__, __LINE__);
+    MUPCI_GASP_EVENT(GASP_UPC_COLLECTIVE_EXIT, GASP_END, 0, __FILE__, __LINE__, status);
+    atomic_store(&main_returned, 1);
+    mupci_engine_request_shutdown(status);
+    return NULL;
+}
+
+/* ---------------------------------------------------------------- */
+/* main                                                              */
+/* ---------------------------------------------------------------- */
+
+static void start_mpi(int *argc, char ***argv)
+{
+    int provided = 0;
+    if (MPI_Init_thread(argc, argv, MPI_THREAD_SERIALIZED, &provided) != MPI_SUCCESS) {
+        fprintf(stderr, "mupc: MPI_Init_thread failed\n");
+        exit(1);
+    }
+    MUPCI_MPI(MPI_Comm_dup(MPI_COMM_WORLD, &mupci_comm));
+    MUPCI_MPI(MPI_Comm_rank(mupci_comm, &mupc_mythread));
+    MUPCI_MPI(MPI_Comm_size(mupci_comm, &mupc_threads));
+    mupci_fatal_mpi_ready(1);
+    if (provided < MPI_THREAD_SERIALIZED)
+        mupci_fatal_plain("the MPI library provides thread level %d, but libmupc needs "
+                          "MPI_THREAD_SERIALIZED (%d); use an MPI built with thread support",
+                          provided, MPI_THREAD_SERIALIZED);
+}
+
+static void start_runtime(void)
+{
+    load_config();
+    mupci_segment_init(config.segment_size, mupc_threads);
+    mupci_engine_init(&config, node_oversubscribed());
+    mupci_xfer_init(mupc_threads);
+    mupci_barrier_init(mupc_mythread, mupc_threads);
+    install_signal_handlers();
+    on_exit(exit_hook, NULL);
+    if (config.verbose && mupc_mythread == 0) {
+        fprintf(stderr, "mupc: %d threads; settings:\n", mupc_threads);
+        mupci_config_print(stderr, &config);
+    }
+}
+
+static void finish_runtime(void)
+{
+    mupci_engine_finalize(); /* keeps the progress lock: nobody enters MPI again */
+    MPI_Comm_free(&mupci_comm);
+    MPI_Finalize();
+}
+
+int main(int argc, char **argv)
+{
+    start_mpi(&argc, &argv);
+    start_runtime();
+    user_argc = argc;
+    user_argv = argv;
+    MUPCI_PT(pthread_create(&compute_thread, NULL, compute_main, NULL));
+    int status = mupci_engine_comm_loop();
+    if (atomic_load(&main_returned)) {
+        MUPCI_PT(pthread_join(compute_thread, NULL));
+        finish_runtime();
+        mupci_segment_finalize();
+        return status;
+    }
+    /* Global exit: the computation pthread may still be running user code;
+     * it can no longer enter MPI (finish_runtime keeps the lock). */
+    finish_runtime();
+    fflush(NULL);
+    if (atomic_load(&exiting))
+        _exit(status); /* exit() is already running on the computation pthread */
+    exit(status);
+}

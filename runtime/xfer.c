@@ -1,0 +1,242 @@
+/*
+ * xfer.c -- get/put/memset/fence protocol and its message handlers.
+ *
+ * Small transfers travel inline in batches; larger ones as fragments with
+ * the operation's data tag straight between user memory and the segment.
+ * Puts are not acknowledged one by one: a fence sends one ACK_REQ to every
+ * thread written since the last fence, and MPI's non-overtaking order
+ * makes each ACK mean "everything before it is applied".
+ */
+#include "xfer.h"
+#include "engine.h"
+#include "fatal.h"
+#include "segment.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static char *written; /* written[t]: puts to t since the last fence */
+static int nthreads;
+
+void mupci_xfer_init(int threads)
+{
+    nthreads = threads;
+    written = calloc((size_t)threads, 1);
+    if (!written)
+        mupci_fatal("out of memory");
+}
+
+static void send_msg(int dest, int type, uint32_t op, uint64_t offset, uint64_t size,
+                     const void *payload, size_t len)
+{
+    mupci_msg_t m = {(uint16_t)type, 0, op, offset, size};
+    mupci_engine_send(dest, &m, payload, len);
+}
+
+static void finish(mupci_op_t *op)
+{
+    mupci_engine_wait_op(op);
+    mupci_engine_lock();
+    mupci_op_free(op);
+    mupci_engine_unlock();
+}
+
+/* ---- gets ---- */
+
+static mupci_op_t *start_get(void *dst, int thread, uint64_t offset, size_t n)
+{
+    mupci_op_t *op;
+    mupci_engine_lock();
+    if (n <= mupci_engine_inline_max()) {
+        op = mupci_op_alloc(1, dst);
+        send_msg(thread, MUPCI_MSG_GET_REQ, op->slot, offset, n, NULL, 0);
+    } else {
+        op = mupci_op_alloc(mupci_engine_fragments(n), dst);
+        /* post the receives before asking, so the data never waits */
+        mupci_engine_recv_data(dst, n, thread, MUPCI_TAG_GET_DATA(op->slot), op);
+        send_msg(thread, MUPCI_MSG_GET_LARGE_REQ, op->slot, offset, n, NULL, 0);
+    }
+    mupci_engine_flush(thread);
+    mupci_engine_unlock();
+    return op;
+}
+
+void mupci_xfer_get(void *dst, int thread, uint64_t offset, size_t n)
+{
+    finish(start_get(dst, thread, offset, n));
+}
+
+uint64_t mupci_xfer_get_nb(void *dst, int thread, uint64_t offset, size_t n)
+{
+    return mupci_op_handle(start_get(dst, thread, offset, n));
+}
+
+/* ---- puts ---- */
+
+/* Queue a put; returns the op counting the local completion of large
+ * data (NULL for inline puts, whose source was copied already).  With
+ * `ack`, one more count for the target's acknowledgement. */
+static mupci_op_t *start_put(int thread, uint64_t offset, const void *src, size_t n, int ack)
+{
+    mupci_op_t *op = NULL;
+    mupci_engine_lock();
+    written[thread] = 1;
+    if (n <= mupci_engine_inline_max()) {
+        send_msg(thread, MUPCI_MSG_PUT, 0, offset, n, src, n);
+        if (ack)
+            op = mupci_op_alloc(1, NULL);
+    } else {
+        op = mupci_op_alloc(mupci_engine_fragments(n) + (ack ? 1 : 0), NULL);
+        send_msg(thread, MUPCI_MSG_PUT_LARGE, op->slot, offset, n, NULL, 0);
+        mupci_engine_flush(thread); /* the header must arrive before the data is matched */
+        mupci_engine_send_data(src, n, thread, MUPCI_TAG_PUT_DATA(op->slot), op);
+    }
+    if (ack) {
+        send_msg(thread, MUPCI_MSG_ACK_REQ, op->slot, 0, 0, NULL, 0);
+        mupci_engine_flush(thread);
+    }
+    mupci_engine_unlock();
+    return op;
+}
+
+void mupci_xfer_put(int thread, uint64_t offset, const void *src, size_t n)
+{
+    mupci_op_t *op = start_put(thread, offset, src, n, 0);
+    if (op)
+        finish(op); /* large put: the source buffer is reusable after this */
+}
+
+uint64_t mupci_xfer_put_nb(int thread, uint64_t offset, const void *src, size_t n)
+{
+    return mupci_op_handle(start_put(thread, offset, src, n, 1));
+}
+
+void mupci_xfer_memset(int thread, uint64_t offset, int c, size_t n)
+{
+    mupci_engine_lock();
+    written[thread] = 1;
+    send_msg(thread, MUPCI_MSG_MEMSET, (uint32_t)(unsigned char)c, offset, n, NULL, 0);
+    mupci_engine_unlock();
+}
+
+void mupci_xfer_copy(int dst_thread, uint64_t dst_offset, int src_thread, uint64_t src_offset,
+                     size_t n)
+{
+    /* Third-party copy through a bounce buffer, one piece at a time. */
+    size_t piece = n < ((size_t)1 << 20) ? n : ((size_t)1 << 20);
+    char *bounce = malloc(piece ? piece : 1);
+    if (!bounce)
+        mupci_fatal("out of memory for a %zu-byte copy buffer", piece);
+    for (size_t done = 0; done < n; done += piece) {
+        size_t len = n - done < piece ? n - done : piece;
+        mupci_xfer_get(bounce, src_thread, src_offset + done, len);
+        mupci_xfer_put(dst_thread, dst_offset + done, bounce, len);
+    }
+    free(bounce);
+}
+
+/* ---- completion ---- */
+
+int mupci_xfer_sync(uint64_t handle, int wait)
+{
+    mupci_engine_lock();
+    mupci_op_t *op = mupci_op_from_handle(handle);
+    if (!op) {
+        mupci_engine_unlock();
+        return -1;
+    }
+    if (!wait && op->pending > 0)
+        mupci_engine_progress(1);
+    int complete = op->pending <= 0;
+    mupci_engine_unlock();
+    if (!complete && !wait)
+        return 0;
+    finish(op);
+    return 1;
+}
+
+void mupci_xfer_fence(void)
+{
+    mupci_engine_lock();
+    int targets = 0;
+    for (int t = 0; t < nthreads; t++)
+        targets += written[t];
+    if (targets == 0) {
+        mupci_engine_unlock();
+        /* Nothing to complete, but a fence is where a thread spinning on
+         * strict data lets incoming writes in. */
+        mupci_engine_poll();
+        return;
+    }
+    mupci_op_t *op = mupci_op_alloc(targets, NULL);
+    for (int t = 0; t < nthreads; t++) {
+        if (!written[t])
+            continue;
+        written[t] = 0;
+        send_msg(t, MUPCI_MSG_ACK_REQ, op->slot, 0, 0, NULL, 0);
+    }
+    mupci_engine_flush_all();
+    mupci_engine_unlock();
+    finish(op);
+}
+
+/* ---- handlers (progress lock held) ---- */
+
+static void check_incoming(int src, const mupci_msg_t *m)
+{
+    if (!mupci_segment_range_ok(m->offset, (size_t)m->size))
+        mupci_fatal("internal error: %s from thread %d for %llu bytes at offset %llu lies "
+                    "outside this thread's %zu-byte segment",
+                    mupci_msg_type_name(m->type), src, (unsigned long long)m->size,
+                    (unsigned long long)m->offset, mupci_segment_bytes);
+}
+
+void mupci_handle_GET_REQ(int src, const mupci_msg_t *m, const void *payload, size_t len)
+{
+    check_incoming(src, m);
+    send_msg(src, MUPCI_MSG_GET_REPLY, m->op, 0, m->size, mupci_segment_addr(m->offset),
+             (size_t)m->size);
+}
+
+void mupci_handle_GET_REPLY(int src, const mupci_msg_t *m, const void *payload, size_t len)
+{
+    mupci_op_t *op = mupci_op_from_slot(src, m->op);
+    memcpy(op->dst, payload, len);
+    op->pending--;
+}
+
+void mupci_handle_GET_LARGE_REQ(int src, const mupci_msg_t *m, const void *payload, size_t len)
+{
+    check_incoming(src, m);
+    mupci_engine_send_data(mupci_segment_addr(m->offset), (size_t)m->size, src,
+                           MUPCI_TAG_GET_DATA(m->op), NULL);
+}
+
+void mupci_handle_PUT(int src, const mupci_msg_t *m, const void *payload, size_t len)
+{
+    check_incoming(src, m);
+    memcpy(mupci_segment_addr(m->offset), payload, len);
+}
+
+void mupci_handle_PUT_LARGE(int src, const mupci_msg_t *m, const void *payload, size_t len)
+{
+    check_incoming(src, m);
+    mupci_engine_recv_data_now(mupci_segment_addr(m->offset), (size_t)m->size, src,
+                               MUPCI_TAG_PUT_DATA(m->op));
+}
+
+void mupci_handle_MEMSET(int src, const mupci_msg_t *m, const void *payload, size_t len)
+{
+    check_incoming(src, m);
+    memset(mupci_segment_addr(m->offset), (int)m->op, (size_t)m->size);
+}
+
+void mupci_handle_ACK_REQ(int src, const mupci_msg_t *m, const void *payload, size_t len)
+{
+    send_msg(src, MUPCI_MSG_ACK, m->op, 0, 0, NULL, 0);
+}
+
+void mupci_handle_ACK(int src, const mupci_msg_t *m, const void *payload, size_t len)
+{
+    mupci_op_from_slot(src, m->op)->pending--;
+}

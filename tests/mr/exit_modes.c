@@ -1,0 +1,57 @@
+/*
+ * exit_modes.c MODE -- the ways a program ends (tests/scripts/exits.sh):
+ *   status N       every thread returns N from main (collective exit)
+ *   global N       the last thread calls upc_global_exit(N) while the
+ *                  others wait in a barrier or compute
+ *   exit N         the last thread calls exit(N) before main ends
+ *   crash          the last thread dereferences NULL while others wait
+ *   idle S         every thread sleeps S seconds, then returns 0
+ */
+#include <upc.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+int main(int argc, char **argv)
+{
+    const char *mode = argc > 1 ? argv[1] : "";
+    int arg = argc > 2 ? atoi(argv[2]) : 0;
+    int last = MYTHREAD == THREADS - 1;
+    if (!strcmp(mode, "status"))
+        return arg;
+    if (!strcmp(mode, "idle")) {
+        sleep((unsigned)arg);
+        return 0;
+    }
+    if (!strcmp(mode, "global")) {
+        if (last) {
+            usleep(100000);
+            printf("thread %d calls upc_global_exit(%d)\n", MYTHREAD, arg);
+            upc_global_exit(arg);
+        }
+        if (MYTHREAD % 2)
+            for (;;) /* computing, never entering the runtime */
+                usleep(1000);
+        upc_barrier();
+        fprintf(stderr, "FAIL: thread %d passed a barrier the last thread never reached\n",
+                MYTHREAD);
+        return 99;
+    }
+    if (!strcmp(mode, "exit")) {
+        if (last)
+            exit(arg);
+        upc_barrier();
+        return 99;
+    }
+    if (!strcmp(mode, "crash")) {
+        if (last) {
+            usleep(100000);
+            *(volatile int *)(uintptr_t)arg = 1; /* arg is 0: a NULL store */
+        }
+        upc_barrier();
+        return 99;
+    }
+    fprintf(stderr, "exit_modes: unknown mode '%s'\n", mode);
+    return 2;
+}

@@ -1,0 +1,63 @@
+/*
+ * test_barrier.c -- barriers under skew: anonymous, named, mixed, split
+ * phase with work in between, and the fence every barrier implies.
+ */
+#include "check.h"
+
+#include <unistd.h>
+
+#define ROUNDS 300
+
+/* two per thread: a neighbour can be one split phase ahead, never two */
+MUPC_SHARED_ARRAY(counter, long, 2, 2, MUPC_PER_THREAD)
+MUPC_SHARED_ARRAY(board, long, 64, 64, MUPC_PER_THREAD)
+
+int main(void)
+{
+    /* 1. Every thread bumps every other thread's slot between barriers;
+     *    after each barrier all writes of the round are visible. */
+    for (int r = 1; r <= ROUNDS; r++) {
+        for (int t = 0; t < THREADS; t++)
+            MUPC_PUT(long, MUPC_ELEM(board, (size_t)t * 64 + MYTHREAD), (long)r * 1000 + MYTHREAD);
+        if (r % 7 == MYTHREAD % 7)
+            usleep(200); /* skew */
+        switch (r % 3) {
+        case 0: upc_barrier(); break;
+        case 1: upc_barrier(r); break; /* named, all agree */
+        default: upc_barrier(MYTHREAD == 0 ? r : r); break;
+        }
+        for (int t = 0; t < THREADS; t++) {
+            long v = MUPC_GET(long, MUPC_ELEM(board, (size_t)MYTHREAD * 64 + t));
+            CHECK(v == (long)r * 1000 + t, "round %d: slot of thread %d is %ld", r, t, v);
+        }
+        upc_barrier();
+    }
+    /* 2. Anonymous and named mixed: an anonymous barrier matches any name. */
+    for (int r = 0; r < 50; r++) {
+        if (MYTHREAD % 2)
+            upc_barrier();
+        else
+            upc_barrier(12345);
+    }
+    /* 3. Split phase with work between notify and wait. */
+    for (int r = 1; r <= ROUNDS; r++) {
+        MUPC_PUT(long, MUPC_ELEM(counter, 2 * ((MYTHREAD + 1) % THREADS) + r % 2), (long)r);
+        upc_notify(r);
+        volatile double x = 0;
+        for (int i = 0; i < 1000 * (MYTHREAD + 1); i++)
+            x += i * 0.5;
+        upc_wait(r);
+        long v = MUPC_GET(long, MUPC_ELEM(counter, 2 * MYTHREAD + r % 2));
+        CHECK(v == r, "split round %d: counter %ld", r, v);
+    }
+    /* 4. upc_fence between puts and a strict read of one's own writes. */
+    /* slot 1: the neighbour read it in round 299, before our last phase */
+    MUPC_PUT(long, MUPC_ELEM(counter, 2 * ((MYTHREAD + 1) % THREADS) + 1), -7);
+    upc_fence;
+    CHECK(MUPC_GET_STRICT(long, MUPC_ELEM(counter, 2 * ((MYTHREAD + 1) % THREADS) + 1)) == -7,
+          "fence");
+    upc_barrier();
+    if (MYTHREAD == 0)
+        printf("test_barrier: %d threads OK\n", THREADS);
+    return 0;
+}

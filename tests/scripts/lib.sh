@@ -1,0 +1,45 @@
+# lib.sh -- helpers for the test scripts: run a program on N threads with a
+# time limit, and check its status and output.
+: "${MPIRUN:=mpirun}"
+: "${top_builddir:=.}"
+: "${top_srcdir:=.}"
+failures=0
+passes=0
+out=$(mktemp)
+trap 'rm -f "$out"' EXIT
+
+# run N SECONDS PROGRAM ARGS... -> sets $rc, output in $out
+run() {
+    n=$1 limit=$2
+    shift 2
+    timeout -k 5 "$limit" "$MPIRUN" -n "$n" "$@" > "$out" 2>&1
+    rc=$?
+}
+
+ok() { passes=$((passes + 1)); echo "ok: $*"; }
+fail() {
+    failures=$((failures + 1))
+    echo "FAIL: $*"
+    echo "---- output ----"
+    head -c 3000 "$out"
+    echo "----------------"
+}
+
+# expect_output DESCRIPTION REGEX: the last run's output matches REGEX
+expect_output() {
+    if grep -Eq -- "$2" "$out"; then ok "$1"; else fail "$1: output lacks /$2/ (status $rc)"; fi
+}
+
+# expect_status DESCRIPTION WANT
+expect_status() {
+    if [ "$rc" = "$2" ]; then ok "$1"; else fail "$1: status $rc, want $2"; fi
+}
+
+expect_failure() {
+    if [ "$rc" -ne 0 ] && [ "$rc" -ne 124 ] && [ "$rc" -ne 137 ]; then ok "$1"; else fail "$1: status $rc, want a failure that is not a time-out"; fi
+}
+
+finish() {
+    echo "$passes passed, $failures failed"
+    [ "$failures" -eq 0 ]
+}

@@ -1,0 +1,71 @@
+#!/bin/sh
+# tools.sh -- mupcc and mupcrun as a user meets them: build a program with
+# mupcc (with and without a GASP tool), run it with mupcrun, show settings.
+. "$top_srcdir/tests/scripts/lib.sh"
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp" "$out"' EXIT
+MUPC_INCLUDEDIR=$top_srcdir/include
+MUPC_LIBDIR=$top_builddir/.libs
+MUPC_PROFILE_STUB=$top_srcdir/tools/mupc-profile-stub.sh
+MUPC_SHOW_CONFIG=$top_builddir/tools/mupc-show-config
+MUPCRUN_MPIRUN=$MPIRUN
+export MUPC_INCLUDEDIR MUPC_LIBDIR MUPC_PROFILE_STUB MUPC_SHOW_CONFIG MUPCRUN_MPIRUN
+mupcc=$top_builddir/tools/mupcc
+mupcrun=$top_builddir/tools/mupcrun
+
+cat > "$tmp/hello.c" <<'PROG'
+#include <upc.h>
+#include <stdio.h>
+MUPC_SHARED_ARRAY(x, int, 1, 1, MUPC_PER_THREAD)
+int main(void) {
+    MUPC_PUT(int, MUPC_ELEM(x, (MYTHREAD + 1) % THREADS), MYTHREAD);
+    upc_barrier();
+    printf("hello from %d of %d got %d\n", MYTHREAD, THREADS, MUPC_GET(int, MUPC_ELEM(x, MYTHREAD)));
+    return 0;
+}
+PROG
+# A GASP tool that counts events per thread and prints the count at exit.
+cat > "$tmp/tool.c" <<'PROG'
+#include <gasp.h>
+#include <gasp_upc.h>
+#include <stdio.h>
+#include <stdarg.h>
+#include <stdlib.h>
+struct _gasp_context_S { int events; };
+static struct _gasp_context_S ctx;
+static void report(void) { printf("tool: %d events\n", ctx.events); }
+gasp_context_t gasp_init(gasp_lang_t lang, int *argc, char ***argv) { atexit(report); return &ctx; }
+void gasp_event_notifyVA(gasp_context_t c, unsigned int tag, gasp_evttype_t t, const char *f, int l, int col, va_list ap) { c->events++; }
+void gasp_event_notify(gasp_context_t c, unsigned int tag, gasp_evttype_t t, const char *f, int l, int col, ...) { c->events++; }
+PROG
+
+"$mupcc" --version > "$out" 2>&1; rc=$?
+expect_status "mupcc --version" 0
+expect_output "mupcc names itself" "mupcc \\(libmupc\\)"
+"$mupcc" -show -o "$tmp/x" "$tmp/hello.c" > "$out" 2>&1; rc=$?
+expect_output "mupcc -show prints the mpicc line" "-lmupc"
+
+"$mupcc" -o "$tmp/hello" "$tmp/hello.c" > "$out" 2>&1; rc=$?
+expect_status "mupcc builds a program" 0
+"$mupcrun" -n 3 "$tmp/hello" > "$out" 2>&1; rc=$?
+expect_status "mupcrun -n 3 runs it" 0
+expect_output "thread 1 got thread 0's value" "hello from 1 of 3 got 0"
+
+"$mupcc" -o "$tmp/hello_tool" "$tmp/hello.c" "$tmp/tool.c" > "$out" 2>&1; rc=$?
+"$mupcrun" -n 2 "$tmp/hello_tool" > "$out" 2>&1; rc=$?
+expect_status "a tool linked without --profile" 0
+if grep -q "tool:" "$out"; then fail "no --profile: the tool must get no callbacks (not even gasp_init)"; else ok "no --profile: no callbacks"; fi
+
+"$mupcc" --profile -o "$tmp/hello_prof" "$tmp/hello.c" "$tmp/tool.c" > "$out" 2>&1; rc=$?
+expect_status "mupcc --profile links" 0
+"$mupcrun" -n 2 "$tmp/hello_prof" > "$out" 2>&1; rc=$?
+expect_output "--profile: the tool counts events" "tool: [1-9][0-9]* events"
+
+"$mupcrun" --set batch_size=4K --show-config > "$out" 2>&1; rc=$?
+expect_status "mupcrun --show-config" 0
+expect_output "--set reaches the settings" "batch_size = 4K"
+"$mupcrun" --set batch_size=3 --show-config > "$out" 2>&1; rc=$?
+expect_output "--show-config reports bad values" "batch_size: 3"
+"$mupcrun" "$tmp/hello" > "$out" 2>&1; rc=$?
+expect_output "mupcrun without -n explains" "-n needs a positive number"
+finish
