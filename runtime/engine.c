@@ -574,7 +574,7 @@ int mupci_engine_shutting_down(void) { return atomic_load(&shutdown_flag); }
 
 static void make_policies(int oversubscribed)
 {
-    int spins = oversubscribed ? cfg->spin_polls / 10 : cfg->spin_polls;
+    int spins = oversubscribed ? cfg->spin_polls / 4 : cfg->spin_polls;
     comm_policy = (mupci_backoff_policy_t){spins, (int64_t)cfg->yield_window_us * 1000, 20000,
                                            (int64_t)cfg->idle_sleep_max_us * 1000};
     wait_policy = (mupci_backoff_policy_t){spins, (int64_t)cfg->yield_window_us * 1000, 10000,
