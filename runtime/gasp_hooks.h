@@ -1,7 +1,7 @@
 /*
  * gasp_hooks.h -- the runtime's single path to a GASP tool.
  *
- * Every API entry point reports its events through MUPCI_GASP(); with no
+ * Every API entry point reports its events through MUPCI_GASP_EVENT(); with no
  * tool, or with measurement switched off, the cost is one predictable
  * branch on mupci_gasp_on.  Events are only ever raised on the computation
  * pthread, with the caller's source file and line.
@@ -9,7 +9,6 @@
 #ifndef MUPCI_GASP_HOOKS_H
 #define MUPCI_GASP_HOOKS_H
 
-#include "config.h"
 #include <gasp.h>
 #include <gasp_upc.h>
 

@@ -1,0 +1,113 @@
+/*
+ * gasp_upc.h -- the UPC events libmupc raises (seed 001 §5.4-5.5).
+ *
+ * Only supported events are defined here (the spec requires it), so a tool
+ * can use `#ifdef GASP_UPC_LOCK` to learn what this runtime reports.
+ * Identifiers are in the system range 0x00000000-0x5FFFFFFF; user events
+ * from pupc_create_event are in GASP_UPC_USEREVT_START..END.
+ *
+ * Varargs per event, in order (START and END alike unless noted):
+ *   GASP_UPC_COLLECTIVE_EXIT     int status                      (start, end)
+ *   GASP_UPC_NONCOLLECTIVE_EXIT  int status                      (atomic)
+ *   GASP_UPC_NOTIFY, _WAIT, _BARRIER   int named, int expr
+ *   GASP_UPC_FENCE               (none)
+ *   GASP_UPC_MEMCPY   gasp_upc_PTS_t *dst, gasp_upc_PTS_t *src, size_t n
+ *   GASP_UPC_MEMGET   void *dst, gasp_upc_PTS_t *src, size_t n
+ *   GASP_UPC_MEMPUT   gasp_upc_PTS_t *dst, void *src, size_t n
+ *   GASP_UPC_MEMSET   gasp_upc_PTS_t *dst, int c, size_t n
+ *   GASP_UPC_GET      int is_relaxed, void *dst, gasp_upc_PTS_t *src, size_t n
+ *   GASP_UPC_PUT      int is_relaxed, gasp_upc_PTS_t *dst, void *src, size_t n
+ *   GASP_UPC_NB_GET_INIT  as GET; END adds gasp_upc_nb_handle_t handle
+ *   GASP_UPC_NB_PUT_INIT  as PUT; END adds gasp_upc_nb_handle_t handle
+ *   GASP_UPC_NB_SYNC      gasp_upc_nb_handle_t handle
+ *
+ * A gasp_upc_PTS_t * points at a mupc_ptr_t (see <mupc.h>) valid for the
+ * duration of the callback.  Accesses to data with local affinity are
+ * reported only when the program was built with `mupcc --profile-local`.
+ */
+#ifndef GASP_UPC_H
+#define GASP_UPC_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Incremented when implementation-specific events are added. */
+#define GASP_UPC_VERSION 1
+
+/* Opaque to tools (seed 001 §5.4): pointer-to-shared and upc_lock_t. */
+typedef void gasp_upc_PTS_t;
+typedef void gasp_upc_pts_t;
+typedef void gasp_upc_lock_t;
+
+/* Handle of a non-blocking access; GASP_NB_TRIVIAL marks one that
+ * completed inside its INIT interval (the tool ignores its SYNC). */
+typedef uint64_t gasp_upc_nb_handle_t;
+#define GASP_NB_TRIVIAL ((gasp_upc_nb_handle_t)0)
+
+typedef enum {
+    GASP_UPC_REDUCTION_C,
+    GASP_UPC_REDUCTION_UC,
+    GASP_UPC_REDUCTION_S,
+    GASP_UPC_REDUCTION_US,
+    GASP_UPC_REDUCTION_I,
+    GASP_UPC_REDUCTION_UI,
+    GASP_UPC_REDUCTION_L,
+    GASP_UPC_REDUCTION_UL,
+    GASP_UPC_REDUCTION_F,
+    GASP_UPC_REDUCTION_D,
+    GASP_UPC_REDUCTION_LD
+} gasp_upc_reduction_t;
+
+/* User events (pupc_create_event) are numbered in this range. */
+#define GASP_UPC_USEREVT_START 0xC0000000u
+#define GASP_UPC_USEREVT_END 0xFFFFFFFFu
+
+/* The supported system events, as 32-bit identifiers (macros, so that
+ * `#ifdef` tells a tool what this runtime reports).  Numbers are stable. */
+#define GASP_UPC_COLLECTIVE_EXIT     0x00100001u
+#define GASP_UPC_NONCOLLECTIVE_EXIT  0x00100002u
+#define GASP_UPC_NOTIFY              0x00100010u
+#define GASP_UPC_WAIT                0x00100011u
+#define GASP_UPC_BARRIER             0x00100012u
+#define GASP_UPC_FENCE               0x00100013u
+#define GASP_UPC_MEMCPY              0x00100040u
+#define GASP_UPC_MEMGET              0x00100041u
+#define GASP_UPC_MEMPUT              0x00100042u
+#define GASP_UPC_MEMSET              0x00100043u
+#define GASP_UPC_GET                 0x00100050u
+#define GASP_UPC_PUT                 0x00100051u
+#define GASP_UPC_NB_GET_INIT         0x00100060u
+#define GASP_UPC_NB_PUT_INIT         0x00100062u
+#define GASP_UPC_NB_SYNC             0x00100064u
+
+/* The same list as an X-macro, for tables of names. */
+#define MUPC_GASP_UPC_EVENTS(X) \
+    X(GASP_UPC_COLLECTIVE_EXIT) \
+    X(GASP_UPC_NONCOLLECTIVE_EXIT) \
+    X(GASP_UPC_NOTIFY) \
+    X(GASP_UPC_WAIT) \
+    X(GASP_UPC_BARRIER) \
+    X(GASP_UPC_FENCE) \
+    X(GASP_UPC_MEMCPY) \
+    X(GASP_UPC_MEMGET) \
+    X(GASP_UPC_MEMPUT) \
+    X(GASP_UPC_MEMSET) \
+    X(GASP_UPC_GET) \
+    X(GASP_UPC_PUT) \
+    X(GASP_UPC_NB_GET_INIT) \
+    X(GASP_UPC_NB_PUT_INIT) \
+    X(GASP_UPC_NB_SYNC)
+
+/* The symbolic name of an event ("GASP_UPC_GET"), or NULL if it is not a
+ * system event of this runtime.  A libmupc extension for tools. */
+const char *mupc_gasp_event_name(unsigned int evttag);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

@@ -1,0 +1,238 @@
+/*
+ * gasp.c -- GASP delivery (seed 001): which events reach the tool, weak
+ * default tool symbols, the pupc_* user API and the pupc timer.
+ *
+ * Whether a tool is active is decided at link time: `mupcc --profile*`
+ * compiles a small stub (tools/mupc-profile-stub.sh) that defines
+ * mupc_gasp_profile_level and mupc_gasp_profile_only.  Without it the
+ * weak references below stay null, gasp_init is never called and every
+ * MUPCI_GASP_EVENT costs one branch on mupci_gasp_on.
+ */
+#define _GNU_SOURCE
+#define MUPC_PUPC_NO_MACROS
+#include "gasp_hooks.h"
+#include "mupc.h"
+
+#include <pupc.h>
+#include <stdio.h>
+#include <string.h>
+#include <time.h>
+
+/* From the mupcc stub: 1 = --profile (no local-affinity accesses),
+ * 2 = --profile-local; the NULL-terminated list of event names given to
+ * --profile-only (empty: every event). */
+extern const int mupc_gasp_profile_level __attribute__((weak));
+extern const char *const mupc_gasp_profile_only[] __attribute__((weak));
+
+int mupci_gasp_on;
+
+static gasp_context_t context;
+static int profile_level;     /* 0: no tool */
+static int measuring = 1;     /* last pupc_control / gasp_control setting */
+static int in_callback;       /* a tool's upcall must not raise events */
+static unsigned int next_user_event = GASP_UPC_USEREVT_START;
+
+/* System events are numbered 0x00100000 + small offsets (gasp_upc.h). */
+#define EVENT_BASE 0x00100000u
+#define EVENT_SLOTS 256u
+static unsigned char event_enabled[EVENT_SLOTS];
+
+/* ---------------------------------------------------------------- */
+/* Weak defaults: programs link and run with no tool.                */
+/* ---------------------------------------------------------------- */
+
+__attribute__((weak)) gasp_context_t gasp_init(gasp_lang_t srclanguage, int *argc, char ***argv)
+{
+    return NULL;
+}
+
+__attribute__((weak)) void gasp_event_notify(gasp_context_t c, unsigned int evttag,
+                                             gasp_evttype_t evttype, const char *filename,
+                                             int linenum, int colnum, ...)
+{
+}
+
+__attribute__((weak)) void gasp_event_notifyVA(gasp_context_t c, unsigned int evttag,
+                                               gasp_evttype_t evttype, const char *filename,
+                                               int linenum, int colnum, va_list varargs)
+{
+}
+
+__attribute__((weak)) int gasp_control(gasp_context_t c, int on)
+{
+    return 1;
+}
+
+__attribute__((weak)) unsigned int gasp_create_event(gasp_context_t c, const char *name,
+                                                     const char *desc)
+{
+    return GASP_UPC_USEREVT_START;
+}
+
+/* ---------------------------------------------------------------- */
+/* Event names and the --profile-only filter                         */
+/* ---------------------------------------------------------------- */
+
+static const struct {
+    const char *name;
+    unsigned int tag;
+} event_names[] = {
+#define MUPCI_EVENT_ROW(n) {#n, n},
+    MUPC_GASP_UPC_EVENTS(MUPCI_EVENT_ROW)
+#undef MUPCI_EVENT_ROW
+};
+#define NEVENTS (sizeof event_names / sizeof event_names[0])
+
+const char *mupc_gasp_event_name(unsigned int evttag)
+{
+    for (size_t i = 0; i < NEVENTS; i++)
+        if (event_names[i].tag == evttag)
+            return event_names[i].name;
+    return NULL;
+}
+
+static int lookup_event(const char *name, unsigned int *tag)
+{
+    for (size_t i = 0; i < NEVENTS; i++)
+        if (strcmp(event_names[i].name, name) == 0) {
+            *tag = event_names[i].tag;
+            return 0;
+        }
+    return -1;
+}
+
+/* Every event, or only the listed ones; names this runtime does not raise
+ * are reported once (by thread 0) and ignored, as seed 001 §3.1.2 allows. */
+static void build_filter(const char *const *only)
+{
+    int all = only == NULL || only[0] == NULL;
+    memset(event_enabled, all, sizeof event_enabled);
+    for (size_t i = 0; !all && only[i] != NULL; i++) {
+        unsigned int tag;
+        if (lookup_event(only[i], &tag) == 0)
+            event_enabled[tag - EVENT_BASE] = 1;
+        else if (mupc_mythread == 0)
+            fprintf(stderr, "mupc: --profile-only: '%s' is not an event libmupc raises; "
+                            "ignored (see gasp_upc.h for the list)\n", only[i]);
+    }
+}
+
+static int event_wanted(unsigned int evt, int is_local)
+{
+    if (is_local && profile_level < 2)
+        return 0;
+    return evt - EVENT_BASE < EVENT_SLOTS && event_enabled[evt - EVENT_BASE];
+}
+
+/* ---------------------------------------------------------------- */
+/* Runtime side                                                      */
+/* ---------------------------------------------------------------- */
+
+void mupci_gasp_thread_init(int *argc, char ***argv)
+{
+    if (&mupc_gasp_profile_level == NULL || mupc_gasp_profile_level <= 0)
+        return; /* not built with mupcc --profile*: no tool callbacks at all */
+    profile_level = mupc_gasp_profile_level;
+    build_filter(&mupc_gasp_profile_only == NULL ? NULL : mupc_gasp_profile_only);
+    context = gasp_init(GASP_LANG_UPC, argc, argv);
+    mupci_gasp_on = MUPCI_GASP && measuring;
+}
+
+static void deliver(unsigned int evt, gasp_evttype_t type, const char *file, int line, va_list ap)
+{
+    in_callback = 1;
+    gasp_event_notifyVA(context, evt, type, file, line, 0, ap);
+    in_callback = 0;
+}
+
+void mupci_gasp_notify(unsigned int evt, gasp_evttype_t type, int is_local, const char *file,
+                       int line, ...)
+{
+    if (in_callback || !event_wanted(evt, is_local))
+        return;
+    va_list ap;
+    va_start(ap, line);
+    deliver(evt, type, file, line, ap);
+    va_end(ap);
+}
+
+/* ---------------------------------------------------------------- */
+/* pupc.h: measurement control and user events                       */
+/* ---------------------------------------------------------------- */
+
+int pupc_control(int on)
+{
+    int previous = measuring;
+    measuring = on != 0;
+    if (profile_level > 0) {
+        previous = gasp_control(context, on);
+        mupci_gasp_on = MUPCI_GASP && measuring;
+    }
+    return previous;
+}
+
+unsigned int pupc_create_event(const char *name, const char *desc)
+{
+    if (profile_level > 0)
+        return gasp_create_event(context, name, desc);
+    /* No tool: still distinct identifiers in the user range. */
+    return next_user_event < GASP_UPC_USEREVT_END ? next_user_event++ : GASP_UPC_USEREVT_END;
+}
+
+static void user_event(const char *file, int line, gasp_evttype_t type, unsigned int evtag,
+                       va_list ap)
+{
+    if (!mupci_gasp_on || in_callback)
+        return;
+    deliver(evtag, type, file, line, ap);
+}
+
+#define MUPCI_USER_EVENT_FN(fn, type)                                                  \
+    void fn(unsigned int evtag, ...)                                                   \
+    {                                                                                  \
+        va_list ap;                                                                    \
+        va_start(ap, evtag);                                                           \
+        user_event("", 0, type, evtag, ap);                                            \
+        va_end(ap);                                                                    \
+    }
+MUPCI_USER_EVENT_FN(pupc_event_start, GASP_START)
+MUPCI_USER_EVENT_FN(pupc_event_end, GASP_END)
+MUPCI_USER_EVENT_FN(pupc_event_atomic, GASP_ATOMIC)
+
+void mupc_pupc_event_at(const char *file, int line, gasp_evttype_t type, unsigned int evtag, ...)
+{
+    va_list ap;
+    va_start(ap, evtag);
+    user_event(file, line, type, evtag, ap);
+    va_end(ap);
+}
+
+/* ---------------------------------------------------------------- */
+/* pupc timer (seed 002)                                             */
+/* ---------------------------------------------------------------- */
+
+pupc_tick_t pupc_ticks_now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (pupc_tick_t)ts.tv_sec * 1000000000u + (pupc_tick_t)ts.tv_nsec;
+}
+
+uint64_t pupc_ticks_to_ns(pupc_tick_t ticks) { return ticks; }
+uint64_t pupc_ticks_to_us(pupc_tick_t ticks) { return ticks / 1000u; }
+
+double pupc_tick_granularityus(void)
+{
+    struct timespec res;
+    clock_getres(CLOCK_MONOTONIC, &res);
+    return (double)res.tv_sec * 1e6 + (double)res.tv_nsec / 1e3;
+}
+
+double pupc_tick_overheadus(void)
+{
+    enum { N = 1000 };
+    pupc_tick_t start = pupc_ticks_now();
+    for (int i = 0; i < N; i++)
+        (void)pupc_ticks_now();
+    return (double)(pupc_ticks_now() - start) / 1e3 / N;
+}
