@@ -1,0 +1,311 @@
+/*
+ * test_gasp.c -- the GASP events a tool receives, with their varargs
+ * (seed 001 tables), file and line, filtering and measurement control.
+ *
+ * The tool is defined in this file; the program is linked twice with the
+ * stub `mupcc` would generate: test_gasp_local (--profile-local: every
+ * event, local accesses too) and test_gasp_only (--profile with
+ * --profile-only tests/mr/gasp_only.events: the listed events, no local
+ * accesses).  Expectations follow from the stub's own settings.
+ */
+#include "check.h"
+
+#include <gasp.h>
+#include <gasp_upc.h>
+#include <pupc.h>
+#include <stdarg.h>
+#include <string.h>
+#include <unistd.h>
+
+extern const int mupc_gasp_profile_level;
+extern const char *const mupc_gasp_profile_only[];
+
+/* ---- the tool: records what it is told ---- */
+
+typedef struct {
+    unsigned int tag;
+    gasp_evttype_t type;
+    char file[32];
+    int line;
+    long long a[5]; /* decoded scalar varargs */
+    mupc_ptr_t pts; /* the pointer-to-shared argument, if any */
+} record_t;
+
+struct _gasp_context_S {
+    int init_calls;
+    int lang;
+    int on;
+    unsigned int next_user;
+    int exit_start, exit_end;
+    int n;
+    record_t log[64];
+};
+static struct _gasp_context_S tool = {.on = 1, .next_user = GASP_UPC_USEREVT_START + 100};
+static int main_started;
+static int listed(unsigned int tag);
+
+/* After main: the final barrier raised COLLECTIVE_EXIT start and end. */
+static void check_exit_events(void)
+{
+    int want = listed(GASP_UPC_COLLECTIVE_EXIT);
+    if (tool.exit_start != want || tool.exit_end != want) {
+        fprintf(stderr, "FAIL: thread %d: COLLECTIVE_EXIT start %d end %d, want %d\n",
+                MYTHREAD, tool.exit_start, tool.exit_end, want);
+        _exit(1);
+    }
+}
+
+gasp_context_t gasp_init(gasp_lang_t lang, int *argc, char ***argv)
+{
+    tool.init_calls++;
+    tool.lang = lang;
+    CHECK(!main_started, "gasp_init must come before main");
+    atexit(check_exit_events);
+    return &tool;
+}
+
+static void decode(record_t *r, va_list ap)
+{
+    switch (r->tag) {
+    case GASP_UPC_GET:
+    case GASP_UPC_NB_GET_INIT:
+        r->a[0] = va_arg(ap, int);
+        (void)va_arg(ap, void *);
+        r->pts = *(mupc_ptr_t *)va_arg(ap, gasp_upc_PTS_t *);
+        r->a[1] = (long long)va_arg(ap, size_t);
+        if (r->tag == GASP_UPC_NB_GET_INIT && r->type == GASP_END)
+            r->a[2] = (long long)va_arg(ap, gasp_upc_nb_handle_t);
+        break;
+    case GASP_UPC_PUT:
+    case GASP_UPC_NB_PUT_INIT:
+        r->a[0] = va_arg(ap, int);
+        r->pts = *(mupc_ptr_t *)va_arg(ap, gasp_upc_PTS_t *);
+        (void)va_arg(ap, void *);
+        r->a[1] = (long long)va_arg(ap, size_t);
+        if (r->tag == GASP_UPC_NB_PUT_INIT && r->type == GASP_END)
+            r->a[2] = (long long)va_arg(ap, gasp_upc_nb_handle_t);
+        break;
+    case GASP_UPC_NB_SYNC:
+        r->a[0] = (long long)va_arg(ap, gasp_upc_nb_handle_t);
+        break;
+    case GASP_UPC_BARRIER:
+    case GASP_UPC_NOTIFY:
+    case GASP_UPC_WAIT:
+        r->a[0] = va_arg(ap, int);
+        r->a[1] = va_arg(ap, int);
+        break;
+    case GASP_UPC_MEMGET:
+        (void)va_arg(ap, void *);
+        r->pts = *(mupc_ptr_t *)va_arg(ap, gasp_upc_PTS_t *);
+        r->a[1] = (long long)va_arg(ap, size_t);
+        break;
+    case GASP_UPC_MEMPUT:
+        r->pts = *(mupc_ptr_t *)va_arg(ap, gasp_upc_PTS_t *);
+        (void)va_arg(ap, void *);
+        r->a[1] = (long long)va_arg(ap, size_t);
+        break;
+    case GASP_UPC_MEMSET:
+        r->pts = *(mupc_ptr_t *)va_arg(ap, gasp_upc_PTS_t *);
+        r->a[0] = va_arg(ap, int);
+        r->a[1] = (long long)va_arg(ap, size_t);
+        break;
+    case GASP_UPC_MEMCPY:
+        r->pts = *(mupc_ptr_t *)va_arg(ap, gasp_upc_PTS_t *);
+        (void)va_arg(ap, gasp_upc_PTS_t *);
+        r->a[1] = (long long)va_arg(ap, size_t);
+        break;
+    case GASP_UPC_COLLECTIVE_EXIT:
+        r->a[0] = va_arg(ap, int);
+        break;
+    default:
+        if (r->tag >= GASP_UPC_USEREVT_START)
+            r->a[0] = va_arg(ap, int);
+    }
+}
+
+void gasp_event_notifyVA(gasp_context_t c, unsigned int tag, gasp_evttype_t type,
+                         const char *file, int line, int col, va_list ap)
+{
+    if (tag == GASP_UPC_COLLECTIVE_EXIT) {
+        c->exit_start += type == GASP_START;
+        c->exit_end += type == GASP_END;
+        return;
+    }
+    if (c->n == (int)(sizeof c->log / sizeof c->log[0]))
+        return;
+    record_t *r = &c->log[c->n++];
+    memset(r, 0, sizeof *r);
+    r->tag = tag;
+    r->type = type;
+    snprintf(r->file, sizeof r->file, "%s", file ? file : "(null)");
+    r->line = line;
+    decode(r, ap);
+}
+
+void gasp_event_notify(gasp_context_t c, unsigned int tag, gasp_evttype_t type, const char *file,
+                       int line, int col, ...)
+{
+    va_list ap;
+    va_start(ap, col);
+    gasp_event_notifyVA(c, tag, type, file, line, col, ap);
+    va_end(ap);
+}
+
+int gasp_control(gasp_context_t c, int on)
+{
+    int previous = c->on;
+    c->on = on;
+    return previous;
+}
+
+unsigned int gasp_create_event(gasp_context_t c, const char *name, const char *desc)
+{
+    return c->next_user++;
+}
+
+/* ---- expectations ---- */
+
+MUPC_SHARED_ARRAY(data, long, 64, 64, MUPC_PER_THREAD)
+
+static int listed(unsigned int tag)
+{
+    if (mupc_gasp_profile_only[0] == NULL)
+        return 1;
+    for (int i = 0; mupc_gasp_profile_only[i]; i++)
+        if (strcmp(mupc_gasp_profile_only[i], mupc_gasp_event_name(tag)) == 0)
+            return 1;
+    return 0;
+}
+
+static int reported(unsigned int tag, int local)
+{
+    return listed(tag) && (!local || mupc_gasp_profile_level >= 2);
+}
+
+/* The log holds exactly a START and an END of `tag` at test.upc:line, or
+ * nothing if the event is filtered out; returns the END record. */
+static record_t *expect_pair(unsigned int tag, int line, int want)
+{
+    const char *name = mupc_gasp_event_name(tag);
+    if (!want) {
+        CHECK(tool.n == 0, "%s is filtered out, yet %d events arrived (first %s)", name, tool.n,
+              mupc_gasp_event_name(tool.log[0].tag));
+        return NULL;
+    }
+    CHECK(tool.n == 2, "%s: %d events, want start and end", name, tool.n);
+    for (int i = 0; i < 2; i++) {
+        CHECK(tool.log[i].tag == tag, "event %d is %s, want %s", i,
+              mupc_gasp_event_name(tool.log[i].tag), name);
+        CHECK(tool.log[i].type == (i == 0 ? GASP_START : GASP_END), "%s: type %d", name,
+              (int)tool.log[i].type);
+        CHECK(strcmp(tool.log[i].file, "test.upc") == 0 && tool.log[i].line == line,
+              "%s at %s:%d, want test.upc:%d", name, tool.log[i].file, tool.log[i].line, line);
+    }
+    return &tool.log[1];
+}
+
+static void accesses(int peer)
+{
+    int local = peer == MYTHREAD;
+    mupc_ptr_t p = MUPC_ELEM(data, (size_t)peer * 64 + 3);
+
+    tool.n = 0;
+    (void)mupc_get_long(p, MUPC_RELAXED, "test.upc", 10);
+    record_t *r = expect_pair(GASP_UPC_GET, 10, reported(GASP_UPC_GET, local));
+    if (r) {
+        CHECK_EQ_LL(r->a[0], 1); /* is_relaxed */
+        CHECK_EQ_LL(r->a[1], sizeof(long));
+        CHECK(mupc_ptr_equal(r->pts, p), "GET src is not the pointer passed");
+    }
+    tool.n = 0;
+    mupc_put_int(p, 5, MUPC_STRICT, "test.upc", 11);
+    r = expect_pair(GASP_UPC_PUT, 11, reported(GASP_UPC_PUT, local));
+    if (r) {
+        CHECK_EQ_LL(r->a[0], 0); /* strict */
+        CHECK_EQ_LL(r->a[1], sizeof(int));
+    }
+    char buf[100];
+    tool.n = 0;
+    mupc_memget(buf, p, 100, "test.upc", 12);
+    r = expect_pair(GASP_UPC_MEMGET, 12, reported(GASP_UPC_MEMGET, local));
+    if (r)
+        CHECK_EQ_LL(r->a[1], 100);
+    tool.n = 0;
+    mupc_memset(p, 7, 33, "test.upc", 13);
+    r = expect_pair(GASP_UPC_MEMSET, 13, reported(GASP_UPC_MEMSET, local));
+    if (r) {
+        CHECK_EQ_LL(r->a[0], 7);
+        CHECK_EQ_LL(r->a[1], 33);
+    }
+}
+
+static void nonblocking(int peer)
+{
+    int local = peer == MYTHREAD;
+    long v;
+    tool.n = 0;
+    mupc_handle_t h = mupc_get_nb(&v, MUPC_ELEM(data, (size_t)peer * 64), sizeof v, "test.upc", 20);
+    record_t *r = expect_pair(GASP_UPC_NB_GET_INIT, 20, reported(GASP_UPC_NB_GET_INIT, local));
+    if (r)
+        CHECK_EQ_LL(r->a[2], h);
+    tool.n = 0;
+    mupc_sync(h, "test.upc", 21);
+    r = expect_pair(GASP_UPC_NB_SYNC, 21, reported(GASP_UPC_NB_SYNC, 0));
+    if (r)
+        CHECK_EQ_LL(r->a[0], h);
+}
+
+static void synchronization(void)
+{
+    tool.n = 0;
+    mupc_barrier(1, 42, "test.upc", 30);
+    record_t *r = expect_pair(GASP_UPC_BARRIER, 30, reported(GASP_UPC_BARRIER, 0));
+    if (r) {
+        CHECK_EQ_LL(r->a[0], 1);
+        CHECK_EQ_LL(r->a[1], 42);
+    }
+    tool.n = 0;
+    mupc_fence("test.upc", 31);
+    expect_pair(GASP_UPC_FENCE, 31, reported(GASP_UPC_FENCE, 0));
+}
+
+static void control_and_user_events(void)
+{
+    int peer = (MYTHREAD + 1) % THREADS;
+    CHECK(pupc_control(0) != 0, "pupc_control returns the previous (on) setting");
+    CHECK(tool.on == 0, "pupc_control(0) reaches gasp_control");
+    tool.n = 0;
+    (void)mupc_get_long(MUPC_ELEM(data, (size_t)peer * 64), MUPC_RELAXED, "test.upc", 40);
+    mupc_barrier(0, 0, "test.upc", 41);
+    CHECK(tool.n == 0, "measurement off, yet %d events", tool.n);
+    CHECK(pupc_control(1) == 0, "pupc_control returns the previous (off) setting");
+
+    unsigned int ev = pupc_create_event("phase", "%d");
+    CHECK(ev == GASP_UPC_USEREVT_START + 100, "user event id %#x comes from the tool", ev);
+    tool.n = 0;
+    pupc_event_start(ev, 5);
+    pupc_event_end(ev, 6);
+    CHECK(tool.n == 2, "user events: %d records", tool.n);
+    CHECK(tool.log[0].tag == ev && tool.log[0].type == GASP_START && tool.log[0].a[0] == 5,
+          "user event start");
+    CHECK(strstr(tool.log[1].file, "test_gasp.c") != NULL && tool.log[1].line > 0,
+          "user event carries the caller's position, got %s:%d", tool.log[1].file,
+          tool.log[1].line);
+}
+
+int main(void)
+{
+    main_started = 1;
+    CHECK(tool.init_calls == 1, "gasp_init called %d times", tool.init_calls);
+    CHECK(tool.lang == GASP_LANG_UPC, "gasp_init language %d", tool.lang);
+    for (int t = 0; t < THREADS; t++) {
+        accesses(t);
+        nonblocking(t);
+    }
+    synchronization();
+    control_and_user_events();
+    CHECK(pupc_ticks_to_ns(pupc_ticks_now()) > 0 && pupc_tick_granularityus() > 0,
+          "pupc timer");
+    upc_barrier();
+    return 0;
+}
