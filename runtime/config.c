@@ -1,0 +1,338 @@
+/*
+ * config.c -- the settings table, its parser and its validation.
+ *
+ * Adding a setting means adding one field to mupci_config_t and one row to
+ * `settings` below: parsing, range checks, the environment variable,
+ * --show-config and mupc.conf.example all follow from the row.
+ */
+#include "config.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <limits.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+typedef enum { KIND_SIZE, KIND_INT } kind_t;
+
+typedef struct setting {
+    const char *name;
+    kind_t kind;
+    long long def, min, max;
+    int pow2;           /* value must be a power of two */
+    size_t offset;      /* of the field in mupci_config_t */
+    const char *help;
+} setting_t;
+
+#define KiB (1LL << 10)
+#define MiB (1LL << 20)
+#define GiB (1LL << 30)
+#define FIELD(f) offsetof(mupci_config_t, f)
+
+static const setting_t settings[MUPCI_CONFIG_KEYS] = {
+    {"segment_size", KIND_SIZE, 64 * MiB, 1 * MiB, 64 * GiB, 0, FIELD(segment_size),
+     "shared segment per UPC thread (address space is reserved, pages are touched on use)"},
+    {"batch_size", KIND_SIZE, 16 * KiB, 1 * KiB, 1 * MiB, 1, FIELD(batch_size),
+     "size of one batched MPI message and of each receive buffer; smaller transfers travel inline"},
+    {"fragment_size", KIND_SIZE, 256 * KiB, 4 * KiB, 64 * MiB, 1, FIELD(fragment_size),
+     "large transfers move in pieces of this size"},
+    {"recv_buffers", KIND_INT, 8, 2, 1024, 0, FIELD(recv_buffers),
+     "persistent receives per thread"},
+    {"send_slots", KIND_INT, 64, 4, 4096, 0, FIELD(send_slots),
+     "sends in flight before a sender waits for some to complete"},
+    {"spin_polls", KIND_INT, 100, 0, 1000000, 0, FIELD(spin_polls),
+     "polls before a waiting pthread yields (a quarter when ranks outnumber cores)"},
+    {"yield_window_us", KIND_INT, 2000, 0, 1000000, 0, FIELD(yield_window_us),
+     "how long an idle pthread yields before it starts sleeping"},
+    {"idle_sleep_max_us", KIND_INT, 1000, 10, 100000, 0, FIELD(idle_sleep_max_us),
+     "longest sleep of an idle pthread: bounds the first-request latency after a quiet period"},
+    {"verbose", KIND_INT, 0, 0, 2, 0, FIELD(verbose),
+     "1: thread 0 prints the settings at start-up"},
+};
+
+static void say(char *err, size_t errlen, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(err, errlen, fmt, ap);
+    va_end(ap);
+}
+
+/* ---- values as text ---- */
+
+/* Shortest exact spelling: 65536 -> "64K", 1000 -> "1000". */
+static void format_size(char *buf, size_t len, long long v)
+{
+    static const char suffix[] = "KMGT";
+    int s = -1;
+    while (s < 3 && v != 0 && v % 1024 == 0) {
+        v /= 1024;
+        s++;
+    }
+    if (s < 0)
+        snprintf(buf, len, "%lld", v);
+    else
+        snprintf(buf, len, "%lld%c", v, suffix[s]);
+}
+
+static void format_value(char *buf, size_t len, const setting_t *s, long long v)
+{
+    if (s->kind == KIND_SIZE)
+        format_size(buf, len, v);
+    else
+        snprintf(buf, len, "%lld", v);
+}
+
+static void format_allowed(char *buf, size_t len, const setting_t *s)
+{
+    char lo[32], hi[32];
+    format_value(lo, sizeof lo, s, s->min);
+    format_value(hi, sizeof hi, s, s->max);
+    snprintf(buf, len, "%s..%s%s%s", lo, hi, s->pow2 ? ", a power of two" : "",
+             s->kind == KIND_SIZE ? " (suffixes K, M, G, T)" : "");
+}
+
+/* Parse "123", "-4", "64K", "2m".  Returns 0, or -1 when it is not a number
+ * (or overflows, reported the same way since no range allows it). */
+static int parse_number(const char *text, kind_t kind, long long *out)
+{
+    errno = 0;
+    char *end;
+    long long v = strtoll(text, &end, 10);
+    if (end == text || errno != 0)
+        return -1;
+    if (kind == KIND_SIZE && *end != '\0') {
+        const char *p = strchr("KMGT", toupper((unsigned char)*end));
+        if (p == NULL)
+            return -1;
+        for (long i = 0; i <= p - "KMGT"; i++) {
+            if (v > LLONG_MAX / 1024 || v < LLONG_MIN / 1024)
+                return -1;
+            v *= 1024;
+        }
+        end++;
+    }
+    if (*end != '\0')
+        return -1;
+    *out = v;
+    return 0;
+}
+
+/* ---- setting one key ---- */
+
+static const setting_t *find_setting(const char *key)
+{
+    for (int i = 0; i < MUPCI_CONFIG_KEYS; i++)
+        if (strcmp(settings[i].name, key) == 0)
+            return &settings[i];
+    return NULL;
+}
+
+static void store(mupci_config_t *cfg, const setting_t *s, long long v, const char *origin)
+{
+    char *field = (char *)cfg + s->offset;
+    if (s->kind == KIND_SIZE)
+        *(size_t *)field = (size_t)v;
+    else
+        *(int *)field = (int)v;
+    snprintf(cfg->origin[s - settings], MUPCI_CONFIG_ORIGIN_MAX, "%s", origin);
+}
+
+static long long fetch(const mupci_config_t *cfg, const setting_t *s)
+{
+    const char *field = (const char *)cfg + s->offset;
+    return s->kind == KIND_SIZE ? (long long)*(const size_t *)field : *(const int *)field;
+}
+
+void mupci_config_defaults(mupci_config_t *cfg)
+{
+    memset(cfg, 0, sizeof *cfg);
+    for (int i = 0; i < MUPCI_CONFIG_KEYS; i++)
+        store(cfg, &settings[i], settings[i].def, "default");
+}
+
+static void list_keys(char *buf, size_t len)
+{
+    size_t used = 0;
+    buf[0] = '\0';
+    for (int i = 0; i < MUPCI_CONFIG_KEYS && used < len; i++)
+        used += (size_t)snprintf(buf + used, len - used, "%s%s", i ? ", " : "", settings[i].name);
+}
+
+int mupci_config_set(mupci_config_t *cfg, const char *key, const char *value,
+                     const char *origin, char *err, size_t errlen)
+{
+    const setting_t *s = find_setting(key);
+    if (s == NULL) {
+        char keys[512];
+        list_keys(keys, sizeof keys);
+        say(err, errlen, "%s: unknown key '%s'; known keys: %s", origin, key, keys);
+        return -1;
+    }
+    char allowed[96];
+    format_allowed(allowed, sizeof allowed, s);
+    long long v;
+    if (parse_number(value, s->kind, &v) != 0) {
+        say(err, errlen, "%s: %s: '%s' is not %s; allowed: %s", origin, key, value,
+            s->kind == KIND_SIZE ? "a size" : "an integer", allowed);
+        return -1;
+    }
+    if (v < s->min || v > s->max) {
+        say(err, errlen, "%s: %s: %s is out of range; allowed: %s", origin, key, value, allowed);
+        return -1;
+    }
+    if (s->pow2 && (v & (v - 1)) != 0) {
+        say(err, errlen, "%s: %s: %s is not a power of two; allowed: %s", origin, key, value,
+            allowed);
+        return -1;
+    }
+    store(cfg, s, v, origin);
+    return 0;
+}
+
+/* ---- the file ---- */
+
+static char *trim(char *s)
+{
+    while (isspace((unsigned char)*s))
+        s++;
+    char *e = s + strlen(s);
+    while (e > s && isspace((unsigned char)e[-1]))
+        *--e = '\0';
+    return s;
+}
+
+static int parse_line(mupci_config_t *cfg, char *line, const char *where, char *err,
+                      size_t errlen)
+{
+    char *hash = strchr(line, '#');
+    if (hash)
+        *hash = '\0';
+    char *text = trim(line);
+    if (*text == '\0')
+        return 0;
+    char *eq = strchr(text, '=');
+    if (eq == NULL) {
+        say(err, errlen, "%s: expected 'key = value', got '%s'", where, text);
+        return -1;
+    }
+    *eq = '\0';
+    char *key = trim(text), *value = trim(eq + 1);
+    if (*value == '\0') {
+        say(err, errlen, "%s: %s: no value after '='", where, key);
+        return -1;
+    }
+    return mupci_config_set(cfg, key, value, where, err, errlen);
+}
+
+int mupci_config_parse_file(mupci_config_t *cfg, const char *path, char *err, size_t errlen)
+{
+    FILE *f = fopen(path, "r");
+    if (f == NULL) {
+        say(err, errlen, "cannot read configuration file '%s': %s", path, strerror(errno));
+        return -1;
+    }
+    char line[1024], where[MUPCI_CONFIG_ORIGIN_MAX];
+    int rc = 0;
+    for (int lineno = 1; rc == 0 && fgets(line, sizeof line, f) != NULL; lineno++) {
+        snprintf(where, sizeof where, "%s:%d", path, lineno);
+        if (strchr(line, '\n') == NULL && !feof(f)) {
+            say(err, errlen, "%s: line longer than %zu characters", where, sizeof line - 2);
+            rc = -1;
+        } else {
+            rc = parse_line(cfg, line, where, err, errlen);
+        }
+    }
+    fclose(f);
+    return rc;
+}
+
+/* ---- the environment ---- */
+
+int mupci_config_apply_env(mupci_config_t *cfg, mupci_getenv_fn getenv_fn, char *err,
+                           size_t errlen)
+{
+    for (int i = 0; i < MUPCI_CONFIG_KEYS; i++) {
+        char var[64] = "MUPC_";
+        for (size_t k = 0; settings[i].name[k] && k + 6 < sizeof var; k++)
+            var[5 + k] = (char)toupper((unsigned char)settings[i].name[k]);
+        const char *value = getenv_fn(var);
+        if (value == NULL)
+            continue;
+        char where[80];
+        snprintf(where, sizeof where, "environment %s", var);
+        if (mupci_config_set(cfg, settings[i].name, value, where, err, errlen) != 0)
+            return -1;
+    }
+    return 0;
+}
+
+static const char *system_getenv(const char *name) { return getenv(name); }
+
+static int readable(const char *path) { return access(path, R_OK) == 0; }
+
+int mupci_config_load(mupci_config_t *cfg, char *used, size_t usedlen, char *err, size_t errlen)
+{
+    mupci_config_defaults(cfg);
+    used[0] = '\0';
+    const char *conf = getenv("MUPC_CONF");
+    char home_conf[512] = "";
+    const char *home = getenv("HOME");
+    if (home != NULL)
+        snprintf(home_conf, sizeof home_conf, "%s/.mupc.conf", home);
+
+    const char *file = NULL;
+    if (conf != NULL && *conf != '\0')
+        file = conf; /* named explicitly: must be readable */
+    else if (readable("mupc.conf"))
+        file = "mupc.conf";
+    else if (home_conf[0] && readable(home_conf))
+        file = home_conf;
+    if (file == conf && conf != NULL && !readable(conf)) {
+        say(err, errlen, "MUPC_CONF: cannot read configuration file '%s': %s; "
+            "point MUPC_CONF at a readable file, or unset it", conf, strerror(errno));
+        return -1;
+    }
+    if (file != NULL) {
+        if (mupci_config_parse_file(cfg, file, err, errlen) != 0)
+            return -1;
+        snprintf(used, usedlen, "%s", file);
+    }
+    return mupci_config_apply_env(cfg, system_getenv, err, errlen);
+}
+
+/* ---- output ---- */
+
+void mupci_config_print(FILE *out, const mupci_config_t *cfg)
+{
+    for (int i = 0; i < MUPCI_CONFIG_KEYS; i++) {
+        char value[32], line[96];
+        format_value(value, sizeof value, &settings[i], fetch(cfg, &settings[i]));
+        snprintf(line, sizeof line, "%s = %s", settings[i].name, value);
+        fprintf(out, "  %-32s # %s\n", line, cfg->origin[i]);
+    }
+}
+
+void mupci_config_write_example(FILE *out)
+{
+    fprintf(out, "# mupc.conf.example -- every libmupc setting with its default and range.\n"
+                 "# Copy to ./mupc.conf or ~/.mupc.conf (or point MUPC_CONF at it) and edit;\n"
+                 "# MUPC_<KEY> environment variables (mupcrun --set key=value) override it.\n"
+                 "# Sizes take the suffixes K, M, G, T (powers of 1024).\n"
+                 "# Generated by: mupc-show-config --example\n");
+    for (int i = 0; i < MUPCI_CONFIG_KEYS; i++) {
+        const setting_t *s = &settings[i];
+        char def[32], allowed[96];
+        format_value(def, sizeof def, s, s->def);
+        format_allowed(allowed, sizeof allowed, s);
+        fprintf(out, "\n# %s\n# default %s; allowed %s\n%s = %s\n", s->help, def, allowed,
+                s->name, def);
+    }
+}
+
+const char *mupci_config_key_name(int i)
+{
+    return i >= 0 && i < MUPCI_CONFIG_KEYS ? settings[i].name : NULL;
+}

@@ -1,0 +1,67 @@
+/*
+ * config.h -- the runtime's settings: one table of keys, read from
+ * built-in defaults, then a configuration file, then MUPC_<KEY>
+ * environment variables (DESIGN.md §8).
+ *
+ * Pure module (no MPI): the runtime, mupc-show-config and the unit tests
+ * share it.  Every error message has the form
+ *     WHERE: KEY: WHY; allowed: RANGE
+ * where WHERE is "file:line" or "environment MUPC_KEY".
+ */
+#ifndef MUPCI_CONFIG_H
+#define MUPCI_CONFIG_H
+
+#include <stddef.h>
+#include <stdio.h>
+
+enum { MUPCI_CONFIG_KEYS = 9, MUPCI_CONFIG_ORIGIN_MAX = 160 };
+
+typedef struct mupci_config {
+    size_t segment_size;   /* shared segment per UPC thread, bytes */
+    size_t batch_size;     /* one batched message / receive buffer, bytes */
+    size_t fragment_size;  /* piece size of large transfers, bytes */
+    int recv_buffers;      /* persistent receives per thread */
+    int send_slots;        /* sends in flight before a sender waits */
+    int spin_polls;        /* polls before a waiting pthread yields */
+    int yield_window_us;   /* yielding window before sleeping */
+    int idle_sleep_max_us; /* longest idle sleep */
+    int verbose;           /* 1: print the settings at start-up */
+    /* where each value came from, in table order: "default",
+     * "FILE:LINE" or "environment MUPC_KEY" */
+    char origin[MUPCI_CONFIG_KEYS][MUPCI_CONFIG_ORIGIN_MAX];
+} mupci_config_t;
+
+/* Signature of getenv, so tests can supply their own environment. */
+typedef const char *(*mupci_getenv_fn)(const char *name);
+
+void mupci_config_defaults(mupci_config_t *cfg);
+
+/* Set one key from its text value.  `origin` names where the value came
+ * from.  Returns 0, or -1 with a message in err. */
+int mupci_config_set(mupci_config_t *cfg, const char *key, const char *value,
+                     const char *origin, char *err, size_t errlen);
+
+/* Apply a file of `key = value` lines ('#' starts a comment). */
+int mupci_config_parse_file(mupci_config_t *cfg, const char *path, char *err, size_t errlen);
+
+/* Apply MUPC_<KEY> variables for every key in the table; other MUPC_*
+ * variables (MUPC_CONF, the tools' own) are not settings and are ignored. */
+int mupci_config_apply_env(mupci_config_t *cfg, mupci_getenv_fn getenv_fn, char *err,
+                           size_t errlen);
+
+/* The whole sequence: defaults; the first of $MUPC_CONF, ./mupc.conf,
+ * $HOME/.mupc.conf (a MUPC_CONF that cannot be read is an error; the
+ * other two are optional); then the environment.  `used` receives the
+ * file read, or "" when none was. */
+int mupci_config_load(mupci_config_t *cfg, char *used, size_t usedlen, char *err, size_t errlen);
+
+/* One line per key: "  key = value    # origin". */
+void mupci_config_print(FILE *out, const mupci_config_t *cfg);
+
+/* The text of mupc.conf.example: every key with its default and range. */
+void mupci_config_write_example(FILE *out);
+
+/* The name of key i (0 <= i < MUPCI_CONFIG_KEYS). */
+const char *mupci_config_key_name(int i);
+
+#endif

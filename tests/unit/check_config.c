@@ -1,0 +1,233 @@
+/*
+ * check_config.c -- the settings table: defaults, parsing of sizes and
+ * integers, range and power-of-two checks, files with their line numbers,
+ * the environment, the printed form and the example file.
+ */
+#include "config.h"
+
+#include <check.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+static mupci_config_t cfg;
+static char err[1024];
+
+static void setup(void)
+{
+    mupci_config_defaults(&cfg);
+    err[0] = '\0';
+}
+
+static int set(const char *key, const char *value)
+{
+    return mupci_config_set(&cfg, key, value, "test", err, sizeof err);
+}
+
+/* Write `text` to a temporary file; returns its path (static buffer). */
+static const char *write_file(const char *text)
+{
+    static char path[64];
+    strcpy(path, "/tmp/check_config.XXXXXX");
+    int fd = mkstemp(path);
+    ck_assert_int_ge(fd, 0);
+    FILE *f = fdopen(fd, "w");
+    fputs(text, f);
+    fclose(f);
+    return path;
+}
+
+START_TEST(defaults)
+{
+    ck_assert_uint_eq(cfg.segment_size, 64u << 20);
+    ck_assert_uint_eq(cfg.batch_size, 16u << 10);
+    ck_assert_uint_eq(cfg.fragment_size, 256u << 10);
+    ck_assert_int_eq(cfg.recv_buffers, 8);
+    ck_assert_int_eq(cfg.send_slots, 64);
+    ck_assert_int_eq(cfg.spin_polls, 100);
+    ck_assert_int_eq(cfg.verbose, 0);
+    for (int i = 0; i < MUPCI_CONFIG_KEYS; i++)
+        ck_assert_str_eq(cfg.origin[i], "default");
+}
+END_TEST
+
+START_TEST(sizes_and_suffixes)
+{
+    ck_assert_int_eq(set("segment_size", "3G"), 0);
+    ck_assert_uint_eq(cfg.segment_size, 3ull << 30);
+    ck_assert_int_eq(set("segment_size", "2m"), 0);
+    ck_assert_uint_eq(cfg.segment_size, 2u << 20);
+    ck_assert_int_eq(set("segment_size", "1048576"), 0);
+    ck_assert_uint_eq(cfg.segment_size, 1u << 20);
+    ck_assert_int_eq(set("batch_size", "4K"), 0);
+    ck_assert_uint_eq(cfg.batch_size, 4096);
+    ck_assert_str_eq(cfg.origin[1], "test");
+}
+END_TEST
+
+START_TEST(bad_values_named)
+{
+    ck_assert_int_eq(set("batch_size", "3000"), -1);
+    ck_assert_str_eq(err, "test: batch_size: 3000 is not a power of two; "
+                          "allowed: 1K..1M, a power of two (suffixes K, M, G, T)");
+    ck_assert_uint_eq(cfg.batch_size, 16u << 10); /* unchanged */
+    ck_assert_int_eq(set("spin_polls", "-4"), -1);
+    ck_assert_str_eq(err, "test: spin_polls: -4 is out of range; allowed: 0..1000000");
+    ck_assert_int_eq(set("segment_size", "128G"), -1);
+    ck_assert_ptr_nonnull(strstr(err, "128G is out of range; allowed: 1M..64G"));
+    ck_assert_int_eq(set("segment_size", "12Q"), -1);
+    ck_assert_ptr_nonnull(strstr(err, "'12Q' is not a size"));
+    ck_assert_int_eq(set("segment_size", "99999999999T"), -1);
+    ck_assert_int_eq(set("verbose", "1K"), -1); /* no suffixes on plain integers */
+    ck_assert_ptr_nonnull(strstr(err, "'1K' is not an integer"));
+    ck_assert_int_eq(set("verbose", ""), -1);
+    ck_assert_int_eq(set("bogus", "1"), -1);
+    ck_assert_ptr_nonnull(strstr(err, "test: unknown key 'bogus'; known keys: segment_size"));
+}
+END_TEST
+
+START_TEST(file_with_lines)
+{
+    const char *path = write_file("# comment\n\n  segment_size = 8M  # trailing\nverbose=1\n");
+    ck_assert_int_eq(mupci_config_parse_file(&cfg, path, err, sizeof err), 0);
+    ck_assert_uint_eq(cfg.segment_size, 8u << 20);
+    ck_assert_int_eq(cfg.verbose, 1);
+    char where[128];
+    snprintf(where, sizeof where, "%s:3", path);
+    ck_assert_str_eq(cfg.origin[0], where);
+    unlink(path);
+
+    path = write_file("segment_size = 8M\nbogus_key = 1\n");
+    ck_assert_int_eq(mupci_config_parse_file(&cfg, path, err, sizeof err), -1);
+    snprintf(where, sizeof where, "%s:2: unknown key 'bogus_key'", path);
+    ck_assert_ptr_nonnull(strstr(err, where));
+    unlink(path);
+
+    path = write_file("verbose 1\n");
+    ck_assert_int_eq(mupci_config_parse_file(&cfg, path, err, sizeof err), -1);
+    ck_assert_ptr_nonnull(strstr(err, ":1: expected 'key = value', got 'verbose 1'"));
+    unlink(path);
+
+    path = write_file("verbose =\n");
+    ck_assert_int_eq(mupci_config_parse_file(&cfg, path, err, sizeof err), -1);
+    ck_assert_ptr_nonnull(strstr(err, "verbose: no value after '='"));
+    unlink(path);
+
+    ck_assert_int_eq(mupci_config_parse_file(&cfg, "/nonexistent/mupc.conf", err, sizeof err), -1);
+    ck_assert_ptr_nonnull(strstr(err, "cannot read configuration file '/nonexistent/mupc.conf'"));
+}
+END_TEST
+
+static const char *fake_env(const char *name)
+{
+    if (strcmp(name, "MUPC_SEND_SLOTS") == 0)
+        return "128";
+    if (strcmp(name, "MUPC_FRAGMENT_SIZE") == 0)
+        return "1M";
+    return NULL;
+}
+
+static const char *bad_env(const char *name)
+{
+    return strcmp(name, "MUPC_RECV_BUFFERS") == 0 ? "1" : NULL;
+}
+
+START_TEST(environment)
+{
+    ck_assert_int_eq(mupci_config_apply_env(&cfg, fake_env, err, sizeof err), 0);
+    ck_assert_int_eq(cfg.send_slots, 128);
+    ck_assert_uint_eq(cfg.fragment_size, 1u << 20);
+    ck_assert_str_eq(cfg.origin[4], "environment MUPC_SEND_SLOTS");
+    ck_assert_str_eq(cfg.origin[3], "default");
+    ck_assert_int_eq(mupci_config_apply_env(&cfg, bad_env, err, sizeof err), -1);
+    ck_assert_str_eq(err, "environment MUPC_RECV_BUFFERS: recv_buffers: 1 is out of range; "
+                          "allowed: 2..1024");
+}
+END_TEST
+
+START_TEST(load_order)
+{
+    const char *path = write_file("send_slots = 32\nspin_polls = 7\n");
+    setenv("MUPC_CONF", path, 1);
+    setenv("MUPC_SPIN_POLLS", "9", 1);
+    char used[256];
+    ck_assert_int_eq(mupci_config_load(&cfg, used, sizeof used, err, sizeof err), 0);
+    ck_assert_str_eq(used, path);
+    ck_assert_int_eq(cfg.send_slots, 32); /* from the file */
+    ck_assert_int_eq(cfg.spin_polls, 9);  /* the environment wins */
+    unlink(path);
+    ck_assert_int_eq(mupci_config_load(&cfg, used, sizeof used, err, sizeof err), -1);
+    ck_assert_ptr_nonnull(strstr(err, "MUPC_CONF: cannot read configuration file"));
+    unsetenv("MUPC_CONF");
+    unsetenv("MUPC_SPIN_POLLS");
+}
+END_TEST
+
+START_TEST(printed_form)
+{
+    set("segment_size", "2M");
+    set("fragment_size", "65536");
+    set("batch_size", "1K");
+    char *text = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&text, &len);
+    mupci_config_print(f, &cfg);
+    fclose(f);
+    ck_assert_ptr_nonnull(strstr(text, "  segment_size = 2M "));
+    ck_assert_ptr_nonnull(strstr(text, "fragment_size = 64K "));
+    ck_assert_ptr_nonnull(strstr(text, "batch_size = 1K "));
+    ck_assert_ptr_nonnull(strstr(text, "spin_polls = 100 "));
+    ck_assert_ptr_nonnull(strstr(text, "# test\n"));
+    free(text);
+}
+END_TEST
+
+/* The example file lists every key with its default, and reads back as
+ * exactly the defaults. */
+START_TEST(example_round_trip)
+{
+    char *text = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&text, &len);
+    mupci_config_write_example(f);
+    fclose(f);
+    for (int i = 0; i < MUPCI_CONFIG_KEYS; i++)
+        ck_assert_ptr_nonnull(strstr(text, mupci_config_key_name(i)));
+    const char *path = write_file(text);
+    free(text);
+    mupci_config_t back, defaults;
+    mupci_config_defaults(&defaults);
+    mupci_config_defaults(&back);
+    ck_assert_int_eq(mupci_config_parse_file(&back, path, err, sizeof err), 0);
+    unlink(path);
+    ck_assert_uint_eq(back.segment_size, defaults.segment_size);
+    ck_assert_uint_eq(back.batch_size, defaults.batch_size);
+    ck_assert_uint_eq(back.fragment_size, defaults.fragment_size);
+    ck_assert_int_eq(back.idle_sleep_max_us, defaults.idle_sleep_max_us);
+    ck_assert_int_eq(back.yield_window_us, defaults.yield_window_us);
+    for (int i = 0; i < MUPCI_CONFIG_KEYS; i++)
+        ck_assert_str_ne(back.origin[i], "default"); /* every key was in the file */
+}
+END_TEST
+
+int main(void)
+{
+    Suite *s = suite_create("config");
+    TCase *tc = tcase_create("config");
+    tcase_add_checked_fixture(tc, setup, NULL);
+    tcase_add_test(tc, defaults);
+    tcase_add_test(tc, sizes_and_suffixes);
+    tcase_add_test(tc, bad_values_named);
+    tcase_add_test(tc, file_with_lines);
+    tcase_add_test(tc, environment);
+    tcase_add_test(tc, load_order);
+    tcase_add_test(tc, printed_form);
+    tcase_add_test(tc, example_round_trip);
+    suite_add_tcase(s, tc);
+    SRunner *sr = srunner_create(s);
+    srunner_run_all(sr, CK_NORMAL);
+    int failed = srunner_ntests_failed(sr);
+    srunner_free(sr);
+    return failed == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
+}
