@@ -38,7 +38,7 @@ static const char *write_file(const char *text)
     return path;
 }
 
-START_TEST(defaults)
+START_TEST(default_values)
 {
     ck_assert_uint_eq(cfg.segment_size, 64u << 20);
     ck_assert_uint_eq(cfg.batch_size, 16u << 10);
@@ -216,7 +216,7 @@ int main(void)
     Suite *s = suite_create("config");
     TCase *tc = tcase_create("config");
     tcase_add_checked_fixture(tc, setup, NULL);
-    tcase_add_test(tc, defaults);
+    tcase_add_test(tc, default_values);
     tcase_add_test(tc, sizes_and_suffixes);
     tcase_add_test(tc, bad_values_named);
     tcase_add_test(tc, file_with_lines);

@@ -1,0 +1,57 @@
+/*
+ * idle.c -- how much CPU an idle libmupc program burns.
+ *
+ *   mupcrun -n N bench/idle SECONDS
+ *
+ * Every thread sleeps SECONDS in user code, then meets the others at a
+ * barrier.  Each process measures the CPU time its pthreads used over that
+ * window (getrusage, all threads of the process); thread 0 prints the sum
+ * over all threads:
+ *   idle.window_cpu_s X
+ * run-bench runs SECONDS=2 and SECONDS=0 and reports the difference as
+ * mupc.idle.extra_cpu_s: the cost of idling, which the communication
+ * pthreads' backoff (spin, yield, sleep) must keep near zero.
+ */
+#include <upc.h>
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <sys/resource.h>
+#include <time.h>
+
+enum { MAX_THREADS = 256 };
+
+MUPC_SHARED_ARRAY(cpu_s, double, MAX_THREADS, 0, MUPC_TOTAL) /* all on thread 0 */
+
+static double process_cpu_s(void)
+{
+    struct rusage ru;
+    getrusage(RUSAGE_SELF, &ru);
+    return ru.ru_utime.tv_sec + ru.ru_stime.tv_sec +
+           (ru.ru_utime.tv_usec + ru.ru_stime.tv_usec) * 1e-6;
+}
+
+int main(int argc, char **argv)
+{
+    double seconds = argc > 1 ? atof(argv[1]) : 2.0;
+    if (THREADS > MAX_THREADS || seconds < 0) {
+        if (MYTHREAD == 0)
+            fprintf(stderr, "bench/idle: usage: idle SECONDS (>= 0), at most %d threads\n",
+                    MAX_THREADS);
+        return 2;
+    }
+    upc_barrier();
+    double before = process_cpu_s();
+    struct timespec nap = {(time_t)seconds, (long)((seconds - (time_t)seconds) * 1e9)};
+    nanosleep(&nap, NULL);
+    upc_barrier();
+    MUPC_PUT(double, MUPC_ELEM(cpu_s, MYTHREAD), process_cpu_s() - before);
+    upc_barrier();
+    if (MYTHREAD == 0) {
+        double total = 0;
+        for (int t = 0; t < THREADS; t++)
+            total += MUPC_GET(double, MUPC_ELEM(cpu_s, t));
+        printf("idle.window_cpu_s %.4f\n", total);
+    }
+    return 0;
+}

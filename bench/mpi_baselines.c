@@ -1,0 +1,119 @@
+/*
+ * mpi_baselines.c -- raw MPI on this machine, the yardstick for bench/core.
+ *
+ *   mpirun -n N bench/mpi_baselines [--quick]
+ *
+ * Ranks 0 and 1 ping-pong (8 bytes for latency, 1 MiB for bandwidth) and
+ * rank 0 reads 8 bytes of rank 1's window with MPI_Get; the others wait in
+ * a barrier, as the idle UPC threads of bench/core do.  Then every rank
+ * runs MPI_Barrier.  Prints, with 2 ranks:
+ *   mpi.pingpong.rtt_us   mpi.pingpong.bw_mbs   mpi.rma.get_us   mpi.barrier.us
+ * and with N != 2 the same names with _Nt before the unit.
+ */
+#include "timing.h"
+
+#include <mpi.h>
+
+enum { BIG = 1 << 20 };
+
+static int rank, nranks;
+static char *buffer;
+
+static void pingpong(size_t bytes, int iters)
+{
+    for (int i = 0; i < iters; i++) {
+        if (rank == 0) {
+            MPI_Send(buffer, (int)bytes, MPI_BYTE, 1, 0, MPI_COMM_WORLD);
+            MPI_Recv(buffer, (int)bytes, MPI_BYTE, 1, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+        } else if (rank == 1) {
+            MPI_Recv(buffer, (int)bytes, MPI_BYTE, 0, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+            MPI_Send(buffer, (int)bytes, MPI_BYTE, 0, 0, MPI_COMM_WORLD);
+        }
+    }
+}
+
+/* Median over batches of the mean round trip, in microseconds (rank 0). */
+static double time_pingpong(const bench_plan_t *plan, size_t bytes, int iters)
+{
+    double means[64];
+    pingpong(bytes, iters / 10 + 1); /* warm up */
+    for (int b = 0; b < plan->batches; b++) {
+        double t0 = bench_now_us();
+        pingpong(bytes, iters);
+        means[b] = (bench_now_us() - t0) / iters;
+    }
+    MPI_Barrier(MPI_COMM_WORLD);
+    return bench_median(means, plan->batches);
+}
+
+static double time_get(const bench_plan_t *plan, MPI_Win win, int iters)
+{
+    double means[64];
+    long value = 0;
+    MPI_Win_lock_all(0, win);
+    for (int b = 0; b < plan->batches && rank == 0; b++) {
+        double t0 = bench_now_us();
+        for (int i = 0; i < iters; i++) {
+            MPI_Get(&value, 1, MPI_LONG, 1, 0, 1, MPI_LONG, win);
+            MPI_Win_flush(1, win);
+        }
+        means[b] = (bench_now_us() - t0) / iters;
+    }
+    MPI_Win_unlock_all(win);
+    MPI_Barrier(MPI_COMM_WORLD);
+    if (rank == 0 && value != 4242) {
+        fprintf(stderr, "mpi_baselines: MPI_Get read %ld, expected 4242\n", value);
+        MPI_Abort(MPI_COMM_WORLD, 1);
+    }
+    return rank == 0 ? bench_median(means, plan->batches) : 0;
+}
+
+static double time_barrier(const bench_plan_t *plan, int iters)
+{
+    double means[64];
+    MPI_Barrier(MPI_COMM_WORLD);
+    for (int b = 0; b < plan->batches; b++) {
+        double t0 = bench_now_us();
+        for (int i = 0; i < iters; i++)
+            MPI_Barrier(MPI_COMM_WORLD);
+        means[b] = (bench_now_us() - t0) / iters;
+    }
+    return bench_median(means, plan->batches);
+}
+
+int main(int argc, char **argv)
+{
+    MPI_Init(&argc, &argv);
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    MPI_Comm_size(MPI_COMM_WORLD, &nranks);
+    bench_plan_t plan = bench_plan(argc, argv);
+    if (nranks < 2) {
+        if (rank == 0)
+            fprintf(stderr, "mpi_baselines: needs at least 2 ranks (mpirun -n 2)\n");
+        MPI_Finalize();
+        return 2;
+    }
+    buffer = calloc(1, BIG);
+    long *exposed;
+    MPI_Win win;
+    MPI_Win_allocate(sizeof(long), sizeof(long), MPI_INFO_NULL, MPI_COMM_WORLD, &exposed, &win);
+    *exposed = 4242;
+    MPI_Barrier(MPI_COMM_WORLD);
+
+    double rtt = time_pingpong(&plan, 8, bench_iters(&plan, 2000));
+    double big_rtt = time_pingpong(&plan, BIG, bench_iters(&plan, 50));
+    double get = time_get(&plan, win, bench_iters(&plan, 1000));
+    /* MPICH's barrier takes milliseconds when ranks outnumber cores: fewer
+     * iterations there keep the run short. */
+    double barrier = time_barrier(&plan, bench_iters(&plan, nranks > 2 ? 20 : 2000));
+    if (rank == 0) {
+        bench_report("mpi.pingpong.rtt", "us", nranks, rtt);
+        bench_report("mpi.pingpong.bw", "mbs", nranks, BIG / (big_rtt / 2)); /* bytes/us = MB/s */
+        bench_report("mpi.rma.get", "us", nranks, get);
+        bench_report_barrier("mpi.barrier", nranks, barrier);
+    }
+    MPI_Win_free(&win);
+    free(buffer);
+    MPI_Finalize();
+    return 0;
+}

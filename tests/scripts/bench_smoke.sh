@@ -1,0 +1,15 @@
+#!/bin/sh
+# bench_smoke.sh -- `make bench` works: a quick pass of bench/run-bench
+# produces every figure the core-runtime issue asks for, each a number.
+. "$top_srcdir/tests/scripts/lib.sh"
+MPIRUN=$MPIRUN BENCH_BUILDDIR=$top_builddir timeout -k 5 240 \
+    bash "$top_srcdir/bench/run-bench" --quick > "$out" 2>&1
+rc=$?
+expect_status "run-bench --quick" 0
+for name in mpi.pingpong.rtt_us mpi.pingpong.bw_mbs mpi.rma.get_us mpi.barrier.us \
+            mpi.barrier_4t_us mupc.get.latency_us mupc.put.issue_us mupc.memget.bw_mbs \
+            mupc.barrier.us mupc.get.latency_4t_us mupc.barrier_4t_us mupc.idle.extra_cpu_s; do
+    expect_output "prints $name" "^$name -?[0-9]+\\.[0-9]+$"
+done
+expect_output "prints the marks" "^mark get_vs_mpi_rtt "
+finish
