@@ -81,6 +81,29 @@ static double time_barrier(const bench_plan_t *plan, int iters)
     return bench_median(means, plan->batches);
 }
 
+/* Iterations per batch: `full`, or fewer so that one batch takes about
+ * 20 ms (decided by rank 0 from a short trial, shared with all ranks).
+ * With more ranks than cores MPICH's busy-polling ranks make every
+ * operation cost milliseconds, and fixed counts would run for minutes. */
+static int calibrate(void (*trial)(int iters), int full)
+{
+    int trial_iters = full < 10 ? full : 10;
+    double t0 = bench_now_us();
+    trial(trial_iters);
+    double per_iter = (bench_now_us() - t0) / trial_iters;
+    int iters = per_iter * full > 20000 ? (int)(20000 / per_iter) + 1 : full;
+    MPI_Bcast(&iters, 1, MPI_INT, 0, MPI_COMM_WORLD);
+    return iters;
+}
+
+static void trial_small(int iters) { pingpong(8, iters); }
+static void trial_big(int iters) { pingpong(BIG, iters); }
+static void trial_barrier(int iters)
+{
+    for (int i = 0; i < iters; i++)
+        MPI_Barrier(MPI_COMM_WORLD);
+}
+
 int main(int argc, char **argv)
 {
     MPI_Init(&argc, &argv);
@@ -100,12 +123,11 @@ int main(int argc, char **argv)
     *exposed = 4242;
     MPI_Barrier(MPI_COMM_WORLD);
 
-    double rtt = time_pingpong(&plan, 8, bench_iters(&plan, 2000));
-    double big_rtt = time_pingpong(&plan, BIG, bench_iters(&plan, 50));
-    double get = time_get(&plan, win, bench_iters(&plan, 1000));
-    /* MPICH's barrier takes milliseconds when ranks outnumber cores: fewer
-     * iterations there keep the run short. */
-    double barrier = time_barrier(&plan, bench_iters(&plan, nranks > 2 ? 20 : 2000));
+    double rtt = time_pingpong(&plan, 8, calibrate(trial_small, bench_iters(&plan, 2000)));
+    double big_rtt = time_pingpong(&plan, BIG, calibrate(trial_big, bench_iters(&plan, 50)));
+    /* MPI_Get: as many iterations as the small ping-pong (same cost class). */
+    double get = time_get(&plan, win, calibrate(trial_small, bench_iters(&plan, 1000)));
+    double barrier = time_barrier(&plan, calibrate(trial_barrier, bench_iters(&plan, 2000)));
     if (rank == 0) {
         bench_report("mpi.pingpong.rtt", "us", nranks, rtt);
         bench_report("mpi.pingpong.bw", "mbs", nranks, BIG / (big_rtt / 2)); /* bytes/us = MB/s */

@@ -3,6 +3,7 @@
  */
 #include "backoff.h"
 
+#include <errno.h>
 #include <sched.h>
 #include <time.h>
 
@@ -52,11 +53,15 @@ mupci_backoff_action_t mupci_backoff_next(mupci_backoff_t *b, int64_t now_ns,
     return MUPCI_BACKOFF_SLEEP;
 }
 
-void mupci_backoff_idle(mupci_backoff_t *b)
+mupci_backoff_action_t mupci_backoff_step(mupci_backoff_t *b, int64_t *sleep_ns)
 {
-    int64_t sleep_ns = 0;
-    switch (mupci_backoff_next(b, b->polls < b->policy->spin_polls ? 0 : mupci_now_ns(),
-                               &sleep_ns)) {
+    int64_t now = b->polls < b->policy->spin_polls ? 0 : mupci_now_ns();
+    return mupci_backoff_next(b, now, sleep_ns);
+}
+
+void mupci_backoff_act(mupci_backoff_action_t action, int64_t sleep_ns)
+{
+    switch (action) {
     case MUPCI_BACKOFF_SPIN:
         mupci_cpu_relax();
         break;
@@ -65,8 +70,16 @@ void mupci_backoff_idle(mupci_backoff_t *b)
         break;
     case MUPCI_BACKOFF_SLEEP: {
         struct timespec ts = {sleep_ns / 1000000000, sleep_ns % 1000000000};
-        nanosleep(&ts, NULL);
+        while (nanosleep(&ts, &ts) != 0 && errno == EINTR)
+            continue; /* a signal cut the sleep short: sleep the rest */
         break;
     }
     }
+}
+
+void mupci_backoff_idle(mupci_backoff_t *b)
+{
+    int64_t sleep_ns = 0;
+    mupci_backoff_action_t action = mupci_backoff_step(b, &sleep_ns);
+    mupci_backoff_act(action, sleep_ns);
 }

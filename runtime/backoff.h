@@ -38,7 +38,13 @@ void mupci_backoff_reset(mupci_backoff_t *b);
 mupci_backoff_action_t mupci_backoff_next(mupci_backoff_t *b, int64_t now_ns,
                                           int64_t *sleep_ns);
 
-/* One idle step: decide and do it (spin hint, sched_yield or nanosleep). */
+/* The next step, reading the clock only once spinning is over. */
+mupci_backoff_action_t mupci_backoff_step(mupci_backoff_t *b, int64_t *sleep_ns);
+
+/* Do a step: spin hint, sched_yield or nanosleep. */
+void mupci_backoff_act(mupci_backoff_action_t action, int64_t sleep_ns);
+
+/* One idle step: decide and do it. */
 void mupci_backoff_idle(mupci_backoff_t *b);
 
 #endif

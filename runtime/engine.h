@@ -80,13 +80,18 @@ int mupci_engine_fragments(size_t n);
 /* One pass: receive, dispatch, flush, complete sends.  Lock held.
  * Returns nonzero when it did useful work. */
 int mupci_engine_progress(int flush_everything);
-/* Computation pthread: drive progress until done(arg) (lock not held). */
+/* Computation pthread: drive progress until done(arg) (lock not held;
+ * done is called with the lock held). */
 void mupci_engine_wait(int (*done)(void *), void *arg);
+/* The same, entered and left with the lock held (released while the
+ * thread yields or sleeps). */
+void mupci_engine_wait_locked(int (*done)(void *), void *arg);
 /* One progress pass if nobody else is making progress (lock not held):
  * lets a thread spinning on strict local data see remote writes. */
 void mupci_engine_poll(void);
 /* Convenience: wait until op->pending == 0. */
 void mupci_engine_wait_op(mupci_op_t *op);
+void mupci_engine_wait_op_locked(mupci_op_t *op);
 
 /* ---- message handlers, one per type (see msg.h) ---- */
 #define MUPCI_DECLARE_HANDLER(name, desc)                                              \

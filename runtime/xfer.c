@@ -43,10 +43,10 @@ static void finish(mupci_op_t *op)
 
 /* ---- gets ---- */
 
-static mupci_op_t *start_get(void *dst, int thread, uint64_t offset, size_t n)
+/* Lock held. */
+static mupci_op_t *start_get_locked(void *dst, int thread, uint64_t offset, size_t n)
 {
     mupci_op_t *op;
-    mupci_engine_lock();
     if (n <= mupci_engine_inline_max()) {
         op = mupci_op_alloc(1, dst);
         send_msg(thread, MUPCI_MSG_GET_REQ, op->slot, offset, n, NULL, 0);
@@ -57,18 +57,25 @@ static mupci_op_t *start_get(void *dst, int thread, uint64_t offset, size_t n)
         send_msg(thread, MUPCI_MSG_GET_LARGE_REQ, op->slot, offset, n, NULL, 0);
     }
     mupci_engine_flush(thread);
-    mupci_engine_unlock();
     return op;
 }
 
+/* A blocking get takes the progress lock once: ask, wait, free the slot. */
 void mupci_xfer_get(void *dst, int thread, uint64_t offset, size_t n)
 {
-    finish(start_get(dst, thread, offset, n));
+    mupci_engine_lock();
+    mupci_op_t *op = start_get_locked(dst, thread, offset, n);
+    mupci_engine_wait_op_locked(op);
+    mupci_op_free(op);
+    mupci_engine_unlock();
 }
 
 uint64_t mupci_xfer_get_nb(void *dst, int thread, uint64_t offset, size_t n)
 {
-    return mupci_op_handle(start_get(dst, thread, offset, n));
+    mupci_engine_lock();
+    uint64_t h = mupci_op_handle(start_get_locked(dst, thread, offset, n));
+    mupci_engine_unlock();
+    return h;
 }
 
 /* ---- puts ---- */

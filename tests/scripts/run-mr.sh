@@ -1,9 +1,13 @@
 #!/bin/sh
-# run-mr.sh PROGRAM [ARGS] -- the test driver for multi-rank programs: runs
+# run-mr.sh PROGRAM [ARGS] -- the test driver for multi-rank programs (unit
+# tests under tests/unit/ run once, directly): runs
 # PROGRAM with 1, 2, 3 and 4 UPC threads (MUPC_TEST_THREADS overrides), each
 # under a time limit so a hang fails the test instead of the whole suite.
 prog=$1
 shift
+case "$prog" in
+*/unit/*) exec "$prog" "$@" ;; # Check unit tests: no MPI, run once
+esac
 limit=${MUPC_TEST_TIMEOUT:-120}
 for n in ${MUPC_TEST_THREADS:-1 2 3 4}; do
     echo "== $prog with $n thread(s)"
