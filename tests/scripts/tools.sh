@@ -66,6 +66,9 @@ expect_status "mupcrun --show-config" 0
 expect_output "--set reaches the settings" "batch_size = 4K"
 "$mupcrun" --set batch_size=3 --show-config > "$out" 2>&1; rc=$?
 expect_output "--show-config reports bad values" "batch_size: 3"
+"$mupcrun" --set bogus_key=1 -n 2 "$tmp/hello" > "$out" 2>&1; rc=$?
+expect_status "mupcrun --set with an unknown key is refused" 2
+expect_output "and names the key and the known ones" "unknown key 'bogus_key'; known keys: segment_size"
 "$mupcrun" "$tmp/hello" > "$out" 2>&1; rc=$?
 expect_output "mupcrun without -n explains" "-n needs a positive number"
 finish
