@@ -15,8 +15,7 @@ static int mpi_ready;
 
 void mupci_fatal_mpi_ready(int ready) { mpi_ready = ready; }
 
-static void abort_job(void) __attribute__((noreturn));
-static void abort_job(void)
+void mupci_abort_job(int status)
 {
     fflush(stdout);
     fflush(stderr);
@@ -29,10 +28,13 @@ static void abort_job(void)
         /* MPI is initialized with MPI_THREAD_SERIALIZED: take the progress
          * lock so the other pthread is not inside MPI while we abort. */
         mupci_engine_lock_for_abort();
-        MPI_Abort(MPI_COMM_WORLD, 1);
+        MPI_Abort(MPI_COMM_WORLD, status);
     }
-    exit(1);
+    exit(status);
 }
+
+static void abort_job(void) __attribute__((noreturn));
+static void abort_job(void) { mupci_abort_job(1); }
 
 /* Compose the whole message first and write it with one call, so lines
  * from several threads dying at once do not interleave. */

@@ -24,6 +24,10 @@ void mupci_fatal_at(const char *file, int line, const char *fmt, ...)
 /* Like mupci_fatal_at, for errors without a source location. */
 void mupci_fatal_plain(const char *fmt, ...) __attribute__((noreturn, format(printf, 1, 2)));
 
+/* End the whole job with `status` after the message has been written:
+ * flush, give the launcher time to forward it, MPI_Abort. */
+void mupci_abort_job(int status) __attribute__((noreturn));
+
 /* Failure of the runtime itself (a bug or an exhausted system resource). */
 #define mupci_fatal(...) mupci_fatal_at(__FILE__, __LINE__, __VA_ARGS__)
 

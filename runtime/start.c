@@ -62,8 +62,7 @@ static void load_config(void)
         return;
     if (first_bad == mupc_mythread) {
         fprintf(stderr, "mupc: configuration error: %s\n", err);
-        fflush(stderr);
-        MPI_Abort(MPI_COMM_WORLD, 2);
+        mupci_abort_job(2);
     }
     for (;;) /* the reporting thread's MPI_Abort ends us */
         sleep(1);
@@ -168,8 +167,7 @@ static void global_exit(int status)
         fprintf(stderr, "mupc: thread %d: upc_global_exit: %d thread(s) did not answer; "
                         "aborting the job with status %d\n",
                 mupc_mythread, w.op->pending, status);
-        mupci_engine_lock_for_abort();
-        MPI_Abort(MPI_COMM_WORLD, status);
+        mupci_abort_job(status);
     }
     mupci_engine_request_shutdown(status);
     for (;;) /* the main pthread finalizes MPI and ends the process */
