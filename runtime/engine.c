@@ -582,15 +582,16 @@ static void comm_idle(mupci_backoff_t *b)
 }
 
 /* The computation pthread is waiting, so it drives progress itself: get
- * off the core instead of spinning or yielding next to it.  Sleeps grow
- * from 20 us to idle_sleep_max_us while it keeps waiting.  Measured with
- * bench/core (2 threads, 7 runs): the median get latency went from 0.74
- * to 0.6 us, since a yielding communication pthread still takes time slices
- * from the spinning computation pthreads on a 2-core machine. */
+ * off the core instead of spinning or yielding next to it (a yielding
+ * pthread still takes time slices when cores are scarce).  Sleeps grow
+ * from 20 us to idle_sleep_max_us while it keeps waiting.  This came in
+ * with the other get-path changes of the same commit, which together took
+ * bench/core's get median from 0.74-0.81 to 0.56-0.57 us; on its own its
+ * effect was within the run-to-run noise. */
 static void comm_defer(mupci_backoff_t *defer)
 {
     int64_t sleep_ns = 0;
-    if (mupci_backoff_next(defer, mupci_now_ns(), &sleep_ns) == MUPCI_BACKOFF_SLEEP)
+    if (mupci_backoff_step(defer, &sleep_ns) == MUPCI_BACKOFF_SLEEP)
         comm_sleep(sleep_ns);
 }
 

@@ -33,11 +33,17 @@ static void send_msg(int dest, int type, uint32_t op, uint64_t offset, uint64_t 
     mupci_engine_send(dest, &m, payload, len);
 }
 
+/* Wait for an operation and free its slot (lock held). */
+static void finish_locked(mupci_op_t *op)
+{
+    mupci_engine_wait_op_locked(op);
+    mupci_op_free(op);
+}
+
 static void finish(mupci_op_t *op)
 {
-    mupci_engine_wait_op(op);
     mupci_engine_lock();
-    mupci_op_free(op);
+    finish_locked(op);
     mupci_engine_unlock();
 }
 
@@ -64,9 +70,7 @@ static mupci_op_t *start_get_locked(void *dst, int thread, uint64_t offset, size
 void mupci_xfer_get(void *dst, int thread, uint64_t offset, size_t n)
 {
     mupci_engine_lock();
-    mupci_op_t *op = start_get_locked(dst, thread, offset, n);
-    mupci_engine_wait_op_locked(op);
-    mupci_op_free(op);
+    finish_locked(start_get_locked(dst, thread, offset, n));
     mupci_engine_unlock();
 }
 

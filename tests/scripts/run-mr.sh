@@ -1,8 +1,9 @@
 #!/bin/sh
-# run-mr.sh PROGRAM [ARGS] -- the test driver for multi-rank programs (unit
-# tests under tests/unit/ run once, directly): runs
+# run-mr.sh PROGRAM [ARGS] -- the test driver for multi-rank programs: runs
 # PROGRAM with 1, 2, 3 and 4 UPC threads (MUPC_TEST_THREADS overrides), each
 # under a time limit so a hang fails the test instead of the whole suite.
+# Automake gives every extensionless test this driver, so the Check unit
+# tests (tests/unit/, no MPI) pass through here too and run once, directly.
 prog=$1
 shift
 case "$prog" in
