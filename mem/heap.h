@@ -1,0 +1,51 @@
+/*
+ * heap.h -- a first-fit allocator over a range of segment offsets
+ * (seed 004 §4.4.8).  Pure bookkeeping: it never touches the memory it
+ * manages and knows nothing of MPI or threads, so it is unit-tested alone.
+ *
+ * Blocks are kept in address order; a free block found by the first-fit
+ * scan is split, and a freed block is merged with free neighbours.  Every
+ * block starts and ends on the heap's alignment.
+ */
+#ifndef MUPCI_HEAP_H
+#define MUPCI_HEAP_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+typedef struct mupci_heap mupci_heap_t;
+
+/* Why a free was refused. */
+typedef enum {
+    MUPCI_HEAP_OK = 0,
+    MUPCI_HEAP_DOUBLE_FREE,   /* the block was freed already */
+    MUPCI_HEAP_NEVER_ALLOCATED, /* inside free space, not from an allocation */
+    MUPCI_HEAP_INTERIOR,      /* inside a live block, not its start */
+    MUPCI_HEAP_OUTSIDE        /* not within this heap at all */
+} mupci_heap_status_t;
+
+/* Manage [begin, end); `align` is a power of two.  NULL if out of memory. */
+mupci_heap_t *mupci_heap_create(uint64_t begin, uint64_t end, size_t align);
+void mupci_heap_destroy(mupci_heap_t *heap);
+
+/* Offset of a fresh block of at least `n` bytes (n > 0), or 0 when no free
+ * block is large enough (0 is never inside a heap). */
+uint64_t mupci_heap_alloc(mupci_heap_t *heap, size_t n);
+mupci_heap_status_t mupci_heap_free(mupci_heap_t *heap, uint64_t offset);
+/* A sentence for a refused free, e.g. "was freed already (double free)". */
+const char *mupci_heap_status_text(mupci_heap_status_t status);
+
+int mupci_heap_contains(const mupci_heap_t *heap, uint64_t offset);
+/* Bytes of the live block starting at `offset`, 0 if there is none. */
+size_t mupci_heap_block_bytes(const mupci_heap_t *heap, uint64_t offset);
+
+typedef struct mupci_heap_stats {
+    size_t total_bytes;   /* size of the managed range */
+    size_t free_bytes;    /* sum of the free blocks */
+    size_t largest_free;  /* the largest request that can succeed now */
+    size_t used_blocks;
+    size_t free_blocks;
+} mupci_heap_stats_t;
+mupci_heap_stats_t mupci_heap_stats(const mupci_heap_t *heap);
+
+#endif
