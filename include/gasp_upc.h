@@ -20,6 +20,13 @@
  *   GASP_UPC_NB_GET_INIT  as GET; END adds gasp_upc_nb_handle_t handle
  *   GASP_UPC_NB_PUT_INIT  as PUT; END adds gasp_upc_nb_handle_t handle
  *   GASP_UPC_NB_SYNC      gasp_upc_nb_handle_t handle
+ *   GASP_UPC_GLOBAL_ALLOC, _ALL_ALLOC  size_t nblocks, size_t nbytes;
+ *                         END adds gasp_upc_PTS_t *newshrd_ptr
+ *   GASP_UPC_ALLOC        size_t nbytes; END adds gasp_upc_PTS_t *newshrd_ptr
+ *   GASP_UPC_FREE         gasp_upc_PTS_t *shrd_ptr (also for upc_all_free)
+ *   GASP_UPC_GLOBAL_LOCK_ALLOC, _ALL_LOCK_ALLOC   START none; END gasp_upc_lock_t *lck
+ *   GASP_UPC_LOCK_FREE, _LOCK, _UNLOCK  gasp_upc_lock_t *lck
+ *   GASP_UPC_LOCK_ATTEMPT  gasp_upc_lock_t *lck; END adds int result
  *
  * A gasp_upc_PTS_t * points at a mupc_ptr_t (see <mupc.h>) valid for the
  * duration of the callback.  Accesses to data with local affinity are
@@ -83,6 +90,16 @@ typedef enum {
 #define GASP_UPC_NB_GET_INIT         0x00100060u
 #define GASP_UPC_NB_PUT_INIT         0x00100062u
 #define GASP_UPC_NB_SYNC             0x00100064u
+#define GASP_UPC_GLOBAL_ALLOC        0x00100070u
+#define GASP_UPC_ALL_ALLOC           0x00100071u
+#define GASP_UPC_ALLOC               0x00100072u
+#define GASP_UPC_FREE                0x00100073u
+#define GASP_UPC_GLOBAL_LOCK_ALLOC   0x00100080u
+#define GASP_UPC_ALL_LOCK_ALLOC      0x00100081u
+#define GASP_UPC_LOCK_FREE           0x00100082u
+#define GASP_UPC_LOCK                0x00100083u
+#define GASP_UPC_LOCK_ATTEMPT        0x00100084u
+#define GASP_UPC_UNLOCK              0x00100085u
 
 /* The same list as an X-macro, for tables of names. */
 #define MUPC_GASP_UPC_EVENTS(X) \
@@ -100,7 +117,17 @@ typedef enum {
     X(GASP_UPC_PUT) \
     X(GASP_UPC_NB_GET_INIT) \
     X(GASP_UPC_NB_PUT_INIT) \
-    X(GASP_UPC_NB_SYNC)
+    X(GASP_UPC_NB_SYNC) \
+    X(GASP_UPC_GLOBAL_ALLOC) \
+    X(GASP_UPC_ALL_ALLOC) \
+    X(GASP_UPC_ALLOC) \
+    X(GASP_UPC_FREE) \
+    X(GASP_UPC_GLOBAL_LOCK_ALLOC) \
+    X(GASP_UPC_ALL_LOCK_ALLOC) \
+    X(GASP_UPC_LOCK_FREE) \
+    X(GASP_UPC_LOCK) \
+    X(GASP_UPC_LOCK_ATTEMPT) \
+    X(GASP_UPC_UNLOCK)
 
 /* The symbolic name of an event ("GASP_UPC_GET"), or NULL if it is not a
  * system event of this runtime.  A libmupc extension for tools. */

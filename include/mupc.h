@@ -194,6 +194,90 @@ void mupc_notify(int named, int value, const char *file, int line);
 void mupc_wait(int named, int value, const char *file, int line);
 
 /* ---------------------------------------------------------------- */
+/* Dynamic shared memory                                             */
+/* ---------------------------------------------------------------- */
+
+/* upc_global_alloc (any thread) and upc_all_alloc (collective: every
+ * thread gets the same pointer) allocate `nblocks` blocks of `nbytes`
+ * bytes, dealt round robin over the threads (`shared [nbytes] char
+ * [nblocks*nbytes]`), at the same offset on every thread.  upc_alloc
+ * allocates `nbytes` with affinity to the caller (indefinite block size).
+ * A size of zero gives the null pointer-to-shared.  Running out of heap
+ * is not reported by a null pointer: it stops the job with the size asked,
+ * the size free and the mupc.conf key to raise (segment_size for the
+ * first two, local_heap_percent for upc_alloc).
+ * upc_free accepts only a pointer an allocation returned (or null), from
+ * any thread; upc_all_free is its collective form.  A double free, or a
+ * pointer that was never allocated, stops the job naming file and line.
+ * upc_all_alloc and upc_all_free also synchronize: no thread returns
+ * before every thread has called them.
+ * GASP: GASP_UPC_GLOBAL_ALLOC / ALL_ALLOC / ALLOC / FREE. */
+mupc_ptr_t mupc_global_alloc(size_t nblocks, size_t nbytes, const char *file, int line);
+mupc_ptr_t mupc_all_alloc(size_t nblocks, size_t nbytes, const char *file, int line);
+mupc_ptr_t mupc_alloc(size_t nbytes, const char *file, int line);
+void mupc_free(mupc_ptr_t p, const char *file, int line);
+void mupc_all_free(mupc_ptr_t p, const char *file, int line);
+
+/* Heap figures, in bytes.  The symmetric heap is tracked on thread 0
+ * only (zeros elsewhere); the local heap is the caller's. */
+typedef struct mupc_heap_info {
+    size_t symmetric_bytes, symmetric_free, symmetric_largest_free, symmetric_blocks;
+    size_t local_bytes, local_free, local_largest_free, local_blocks;
+} mupc_heap_info_t;
+void mupc_heap_info(mupc_heap_info_t *info);
+
+/* ---------------------------------------------------------------- */
+/* Locks                                                             */
+/* ---------------------------------------------------------------- */
+
+/* A lock handle (UPC's `upc_lock_t *`): an opaque pointer-to-shared value
+ * naming the lock's host thread and its slot there.  Store it in shared
+ * memory with mupc_put_pts and use it from any thread.
+ * upc_global_lock_alloc hosts the lock on the caller; upc_all_lock_alloc
+ * (collective, same handle everywhere) on thread 0.  The host queues
+ * requests in arrival order, so every waiter gets the lock eventually.
+ * mupc_lock_attempt never waits: 1 if acquired, 0 if not.  Acquire and
+ * release are consistency points: a release waits until every remote
+ * write of the critical section has been acknowledged by its target.
+ * Errors that stop the job: locking a lock the thread already holds,
+ * unlocking one it does not hold, freeing a held lock, using a freed one.
+ * GASP: GASP_UPC_GLOBAL_LOCK_ALLOC, ALL_LOCK_ALLOC, LOCK_FREE, LOCK,
+ * LOCK_ATTEMPT, UNLOCK. */
+typedef mupc_ptr_t mupc_lock_t;
+
+mupc_lock_t mupc_global_lock_alloc(const char *file, int line);
+mupc_lock_t mupc_all_lock_alloc(const char *file, int line);
+void mupc_lock_free(mupc_lock_t lock, const char *file, int line);
+void mupc_all_lock_free(mupc_lock_t lock, const char *file, int line);
+void mupc_lock(mupc_lock_t lock, const char *file, int line);
+int mupc_lock_attempt(mupc_lock_t lock, const char *file, int line);
+void mupc_unlock(mupc_lock_t lock, const char *file, int line);
+
+/* ---------------------------------------------------------------- */
+/* Atomics (MuPC-style; UPC 1.3 <upc_atomic.h> is built on the same    */
+/* path).  Performed at the thread the target has affinity to, one at  */
+/* a time with every other atomic operation there; relaxed (no fence). */
+/* ---------------------------------------------------------------- */
+
+/* Compare and swap: if *p == expected, *p = desired.  Returns the old
+ * value (the swap happened iff it equals `expected`).  Fetch-and-add
+ * returns the old value.  Names as in MUPC_SCALAR_TYPES. */
+#define MUPC_ATOMIC_INT_TYPES(X)                                               \
+    X(int, int)                                                                \
+    X(uint, unsigned int)                                                      \
+    X(long, long)                                                              \
+    X(ulong, unsigned long)                                                    \
+    X(llong, long long)                                                        \
+    X(ullong, unsigned long long)
+
+#define MUPC_DECLARE_ATOMIC(name, type)                                        \
+    type mupc_cswap_##name(mupc_ptr_t p, type expected, type desired, const char *file, \
+                           int line);                                          \
+    type mupc_fetch_add_##name(mupc_ptr_t p, type addend, const char *file, int line);
+MUPC_ATOMIC_INT_TYPES(MUPC_DECLARE_ATOMIC)
+#undef MUPC_DECLARE_ATOMIC
+
+/* ---------------------------------------------------------------- */
 /* Exit                                                              */
 /* ---------------------------------------------------------------- */
 

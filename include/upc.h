@@ -77,6 +77,28 @@
 #define upc_memset(dst, c, n) mupc_memset((dst), (c), (n), __FILE__, __LINE__)
 #define upc_global_exit(status) mupc_global_exit((status), __FILE__, __LINE__)
 
+#define upc_global_alloc(nblocks, nbytes) \
+    mupc_global_alloc((nblocks), (nbytes), __FILE__, __LINE__)
+#define upc_all_alloc(nblocks, nbytes) mupc_all_alloc((nblocks), (nbytes), __FILE__, __LINE__)
+#define upc_alloc(nbytes) mupc_alloc((nbytes), __FILE__, __LINE__)
+#define upc_free(p) mupc_free((p), __FILE__, __LINE__)
+#define upc_all_free(p) mupc_all_free((p), __FILE__, __LINE__)
+
+/* upc_lock_t * is a value here: declare handles as `upc_lock_t` (or
+ * mupc_lock_t), not as pointers. */
+typedef mupc_lock_t upc_lock_t;
+#define upc_global_lock_alloc() mupc_global_lock_alloc(__FILE__, __LINE__)
+#define upc_all_lock_alloc() mupc_all_lock_alloc(__FILE__, __LINE__)
+#define upc_lock_free(l) mupc_lock_free((l), __FILE__, __LINE__)
+#define upc_all_lock_free(l) mupc_all_lock_free((l), __FILE__, __LINE__)
+#define upc_lock(l) mupc_lock((l), __FILE__, __LINE__)
+#define upc_lock_attempt(l) mupc_lock_attempt((l), __FILE__, __LINE__)
+#define upc_unlock(l) mupc_unlock((l), __FILE__, __LINE__)
+
+#define MUPC_CSWAP(name, p, expected, desired) \
+    mupc_cswap_##name((p), (expected), (desired), __FILE__, __LINE__)
+#define MUPC_FETCH_ADD(name, p, addend) mupc_fetch_add_##name((p), (addend), __FILE__, __LINE__)
+
 #define MUPC_GET_NB(dst, src, n) mupc_get_nb((dst), (src), (n), __FILE__, __LINE__)
 #define MUPC_PUT_NB(dst, src, n) mupc_put_nb((dst), (src), (n), __FILE__, __LINE__)
 #define MUPC_SYNC(h) mupc_sync((h), __FILE__, __LINE__)

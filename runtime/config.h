@@ -14,10 +14,11 @@
 #include <stddef.h>
 #include <stdio.h>
 
-enum { MUPCI_CONFIG_KEYS = 9, MUPCI_CONFIG_ORIGIN_MAX = 160 };
+enum { MUPCI_CONFIG_KEYS = 10, MUPCI_CONFIG_ORIGIN_MAX = 160 };
 
 typedef struct mupci_config {
     size_t segment_size;   /* shared segment per UPC thread, bytes */
+    int local_heap_percent; /* share of each segment kept for upc_alloc */
     size_t batch_size;     /* one batched message / receive buffer, bytes */
     size_t fragment_size;  /* piece size of large transfers, bytes */
     int recv_buffers;      /* persistent receives per thread */

@@ -403,6 +403,13 @@ static void dispatch_batch(int src, const char *buf, size_t len)
                     len, src, pos);
 }
 
+void mupci_engine_deliver_local(const mupci_msg_t *m, const void *payload, size_t len)
+{
+    progress_depth++;
+    handlers[m->type](mupc_mythread, m, payload, len);
+    progress_depth--;
+}
+
 static int poll_incoming(void)
 {
     int handled = 0;

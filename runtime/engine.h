@@ -67,6 +67,8 @@ size_t mupci_engine_inline_max(void);
 void mupci_engine_send(int dest, const mupci_msg_t *hdr, const void *payload, size_t len);
 void mupci_engine_flush(int dest);
 void mupci_engine_flush_all(void);
+/* Run the handler of a message this thread sends to itself, at once. */
+void mupci_engine_deliver_local(const mupci_msg_t *m, const void *payload, size_t len);
 /* Bulk data as fragments of fragment_size with `tag`; each completed
  * fragment decrements op->pending (op may be NULL). */
 void mupci_engine_send_data(const void *buf, size_t n, int dest, int tag, mupci_op_t *op);

@@ -27,7 +27,15 @@
     X(ACK, "one acknowledgement for the requester's op `op`")                           \
     X(BARRIER_UP, "child arrived at barrier epoch `offset`; payload: name info")        \
     X(BARRIER_DOWN, "barrier epoch `offset` complete; payload: name info")             \
-    X(GLOBAL_EXIT, "upc_global_exit(status = `size`); reply ACK(op)")
+    X(GLOBAL_EXIT, "upc_global_exit(status = `size`); reply ACK(op)")                  \
+    X(REPLY, "answer to request `op`: status in `flags`, two words in `offset`, `size`") \
+    X(HEAP_ALLOC, "(thread 0) `size` bytes per thread from the symmetric heap; REPLY")  \
+    X(HEAP_FREE, "free the heap block at `offset`; REPLY with the status")              \
+    X(RV_ARRIVE, "(thread 0) arrival at collective call number `offset`; payload: call") \
+    X(LOCK, "acquire lock `offset` (flags: attempt); REPLY once granted or refused")    \
+    X(UNLOCK, "release lock `offset`; no reply")                                        \
+    X(LOCK_FREE, "free lock `offset`; REPLY with the status")                           \
+    X(ATOMIC, "atomic op `flags` at `offset`; payload: operands; REPLY: old value")
 
 typedef enum {
 #define MUPCI_MSG_ENUM(name, desc) MUPCI_MSG_##name,

@@ -15,13 +15,16 @@
  *    MPI launcher ends the job.
  */
 #define _GNU_SOURCE
+#include "alloc.h"
 #include "backoff.h"
 #include "barrier.h"
 #include "config.h"
 #include "engine.h"
 #include "fatal.h"
 #include "gasp_hooks.h"
+#include "lock.h"
 #include "mupc.h"
+#include "rendezvous.h"
 #include "segment.h"
 #include "xfer.h"
 
@@ -234,6 +237,9 @@ static void start_runtime(void)
     mupci_engine_init(&config, node_oversubscribed());
     mupci_xfer_init(mupc_threads);
     mupci_barrier_init(mupc_mythread, mupc_threads);
+    mupci_rv_init(mupc_threads);
+    mupci_alloc_init(&config);
+    mupci_lock_init();
     install_signal_handlers();
     on_exit(exit_hook, NULL);
     if (config.verbose && mupc_mythread == 0) {
@@ -260,6 +266,8 @@ int main(int argc, char **argv)
     if (atomic_load(&main_returned)) {
         MUPCI_PT(pthread_join(compute_thread, NULL));
         finish_runtime();
+        mupci_lock_finalize();
+        mupci_alloc_finalize();
         mupci_segment_finalize();
         return status;
     }

@@ -62,7 +62,7 @@ START_TEST(sizes_and_suffixes)
     ck_assert_uint_eq(cfg.segment_size, 1u << 20);
     ck_assert_int_eq(set("batch_size", "4K"), 0);
     ck_assert_uint_eq(cfg.batch_size, 4096);
-    ck_assert_str_eq(cfg.origin[1], "test");
+    ck_assert_str_eq(cfg.origin[2], "test");
 }
 END_TEST
 
@@ -138,8 +138,8 @@ START_TEST(environment)
     ck_assert_int_eq(mupci_config_apply_env(&cfg, fake_env, err, sizeof err), 0);
     ck_assert_int_eq(cfg.send_slots, 128);
     ck_assert_uint_eq(cfg.fragment_size, 1u << 20);
-    ck_assert_str_eq(cfg.origin[4], "environment MUPC_SEND_SLOTS");
-    ck_assert_str_eq(cfg.origin[3], "default");
+    ck_assert_str_eq(cfg.origin[5], "environment MUPC_SEND_SLOTS");
+    ck_assert_str_eq(cfg.origin[4], "default");
     ck_assert_int_eq(mupci_config_apply_env(&cfg, bad_env, err, sizeof err), -1);
     ck_assert_str_eq(err, "environment MUPC_RECV_BUFFERS: recv_buffers: 1 is out of range; "
                           "allowed: 2..1024");

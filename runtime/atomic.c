@@ -1,0 +1,182 @@
+/*
+ * atomic.c -- UPC 1.3 atomics and the MuPC-style compare-and-swap family
+ * (seed 004 §4.4.10).
+ *
+ * The target thread applies every atomic operation on its data under its
+ * progress lock: requests from other threads in its ATOMIC handler, its
+ * own directly.  One request, one reply carrying the old value (up to the
+ * 16 bytes of a pointer-to-shared in the reply's two words).
+ */
+#include "atomic_ops.h"
+#include "engine.h"
+#include "fatal.h"
+#include "rendezvous.h"
+#include "request.h"
+#include "segment.h"
+#include "upc_atomic.h"
+#include "xfer.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#define DOMAIN_MAGIC 0x41544f4du /* "ATOM" */
+
+struct mupc_atomicdomain {
+    unsigned magic;
+    upc_type_t type;
+    upc_op_t ops;
+};
+
+/* Flags of an ATOMIC message: type in the low byte, operation bit above. */
+static uint16_t pack_flags(int type, int op)
+{
+    return (uint16_t)(type | (__builtin_ctz((unsigned)op) << 8));
+}
+
+void mupci_handle_ATOMIC(int src, const mupci_msg_t *m, const void *payload, size_t len)
+{
+    int type = m->flags & 0xff, op = 1 << (m->flags >> 8);
+    size_t n = mupci_atomic_type_size(type);
+    if (!n || !mupci_atomic_op_allowed(type, op) || len != 2 * n ||
+        !mupci_segment_range_ok(m->offset, n))
+        mupci_fatal("internal error: malformed atomic request from thread %d", src);
+    uint64_t old[2] = {0, 0};
+    const char *operands = payload;
+    mupci_atomic_apply(type, op, mupci_segment_addr(m->offset), operands, operands + n, old);
+    mupci_reply(src, m->op, 0, old[0], old[1]);
+}
+
+/* The operation itself; arguments already checked. */
+static void run_atomic(int type, int op, mupc_ptr_t target, const void *op1, const void *op2,
+                       void *fetch)
+{
+    size_t n = mupci_atomic_type_size(type);
+    char operands[32] = {0}; /* two values of at most 16 bytes */
+    if (op1)
+        memcpy(operands, op1, n);
+    if (op2)
+        memcpy(operands + n, op2, n);
+    mupci_msg_t m = {MUPCI_MSG_ATOMIC, pack_flags(type, op), 0, target.addr, 2 * n};
+    mupci_reply_t r;
+    mupci_request((int)target.thread, &m, operands, 2 * n, &r);
+    if (fetch)
+        memcpy(fetch, r.word, n);
+}
+
+static void check_target(const char *what, int type, mupc_ptr_t p, const char *file, int line)
+{
+    size_t n = mupci_atomic_type_size(type);
+    if (p.thread >= (uint32_t)mupc_threads || !mupci_segment_range_ok(p.addr, n))
+        mupci_fatal_at(file, line,
+                       "%s: target pointer-to-shared out of range (thread %u, offset %llu); it "
+                       "must point to a %s object in shared memory",
+                       what, p.thread, (unsigned long long)p.addr, mupci_atomic_type_name(type));
+    size_t align = n > 8 ? 8 : n;
+    if (p.addr % align != 0)
+        mupci_fatal_at(file, line, "%s: target offset %llu is not aligned to %zu bytes for %s",
+                       what, (unsigned long long)p.addr, align, mupci_atomic_type_name(type));
+}
+
+/* ---- UPC 1.3 ---- */
+
+static void check_domain(const char *what, const upc_atomicdomain_t *d, int op,
+                         const void *op1, const void *op2, const char *file, int line)
+{
+    if (!d || d->magic != DOMAIN_MAGIC)
+        mupci_fatal_at(file, line,
+                       "%s: not an atomic domain (freed, or never returned by "
+                       "upc_all_atomicdomain_alloc)",
+                       what);
+    if ((op & (op - 1)) != 0 || !(op & d->ops))
+        mupci_fatal_at(file, line,
+                       "%s: operation %#x (%s) is not one of the operations this domain was "
+                       "created with (%#x); add it to upc_all_atomicdomain_alloc's set",
+                       what, (unsigned)op, mupci_atomic_op_name(op), (unsigned)d->ops);
+    int need = mupci_atomic_operands(op);
+    if ((need >= 1 && !op1) || (need >= 2 && !op2))
+        mupci_fatal_at(file, line, "%s: %s needs %d operand%s, but operand%d is NULL", what,
+                       mupci_atomic_op_name(op), need, need > 1 ? "s" : "", op1 ? 2 : 1);
+}
+
+upc_atomicdomain_t *mupc_all_atomicdomain_alloc(upc_type_t type, upc_op_t ops,
+                                                upc_atomichint_t hints, const char *file,
+                                                int line)
+{
+    const char *what = "upc_all_atomicdomain_alloc";
+    if (!mupci_atomic_type_size(type))
+        mupci_fatal_at(file, line, "%s: %d is not a UPC atomic type (UPC_INT ... UPC_PTS)", what,
+                       type);
+    for (int bit = 1; bit <= UPC_DEC; bit <<= 1)
+        if ((ops & bit) && !mupci_atomic_op_allowed(type, bit))
+            mupci_fatal_at(file, line, "%s: operation %s is not defined for %s", what,
+                           mupci_atomic_op_name(bit), mupci_atomic_type_name(type));
+    if (ops == 0 || (ops & ~((UPC_DEC << 1) - 1)))
+        mupci_fatal_at(file, line, "%s: operation set %#x is empty or has unknown bits", what,
+                       (unsigned)ops);
+    (void)hints; /* every operation takes the same path here */
+    uint64_t args[2] = {(uint64_t)type, (uint64_t)ops};
+    mupci_reply_t r;
+    mupci_rendezvous(MUPCI_RV_DOMAIN_ALLOC, args, line, &r);
+    upc_atomicdomain_t *d = malloc(sizeof *d);
+    if (!d)
+        mupci_fatal_at(file, line, "%s: out of memory", what);
+    *d = (upc_atomicdomain_t){DOMAIN_MAGIC, type, ops};
+    return d;
+}
+
+void mupc_all_atomicdomain_free(upc_atomicdomain_t *d, const char *file, int line)
+{
+    if (!d)
+        return;
+    if (d->magic != DOMAIN_MAGIC)
+        mupci_fatal_at(file, line, "upc_all_atomicdomain_free: not a live atomic domain");
+    uint64_t args[2] = {(uint64_t)d->type, (uint64_t)d->ops};
+    mupci_reply_t r;
+    mupci_rendezvous(MUPCI_RV_DOMAIN_FREE, args, line, &r);
+    d->magic = 0;
+    free(d);
+}
+
+void mupc_atomic(upc_atomicdomain_t *d, void *fetch, upc_op_t op, mupc_ptr_t target,
+                 const void *op1, const void *op2, int strict, const char *file, int line)
+{
+    const char *what = strict ? "upc_atomic_strict" : "upc_atomic_relaxed";
+    check_domain(what, d, op, op1, op2, file, line);
+    check_target(what, d->type, target, file, line);
+    if (strict)
+        mupci_xfer_fence();
+    run_atomic(d->type, op, target, op1, op2, fetch);
+    if (strict)
+        mupci_xfer_fence();
+}
+
+int upc_atomic_isfast(upc_type_t type, upc_op_t ops, mupc_ptr_t addr)
+{
+    (void)ops;
+    return mupci_atomic_type_size(type) != 0 && addr.thread == (uint32_t)mupc_mythread;
+}
+
+/* ---- MuPC style ---- */
+
+/* The UPC type code of each C type of MUPC_ATOMIC_INT_TYPES. */
+#define UPC_TYPE_OF(T)                                                                    \
+    _Generic((T)0, int: UPC_INT, unsigned int: UPC_UINT, long: UPC_LONG,                  \
+             unsigned long: UPC_ULONG, long long: UPC_INT64, unsigned long long: UPC_UINT64)
+
+#define MUPCI_DEFINE_ATOMIC(name, T)                                                       \
+    T mupc_cswap_##name(mupc_ptr_t p, T expected, T desired, const char *file, int line)   \
+    {                                                                                      \
+        T old;                                                                             \
+        check_target("mupc_cswap_" #name, UPC_TYPE_OF(T), p, file, line);                  \
+        run_atomic(UPC_TYPE_OF(T), UPC_CSWAP, p, &expected, &desired, &old);               \
+        return old;                                                                        \
+    }                                                                                      \
+    T mupc_fetch_add_##name(mupc_ptr_t p, T addend, const char *file, int line)            \
+    {                                                                                      \
+        T old;                                                                             \
+        check_target("mupc_fetch_add_" #name, UPC_TYPE_OF(T), p, file, line);              \
+        run_atomic(UPC_TYPE_OF(T), UPC_ADD, p, &addend, NULL, &old);                       \
+        return old;                                                                        \
+    }
+MUPC_ATOMIC_INT_TYPES(MUPCI_DEFINE_ATOMIC)
+#undef MUPCI_DEFINE_ATOMIC

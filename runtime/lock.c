@@ -1,0 +1,325 @@
+/*
+ * lock.c -- upc_lock and friends.
+ *
+ * Each thread hosts a table of locks.  A lock record holds its holder and
+ * a FIFO queue of the requests that found it taken; the host's handlers
+ * (LOCK, UNLOCK, LOCK_FREE) run under the progress lock, so requests from
+ * the host's own computation pthread and from other threads are served in
+ * one arrival order.  A lock handle is a pointer-to-shared value:
+ * thread = host, addr = (generation << 32) | slot, phase = LOCK_TAG; the
+ * generation changes when the slot is freed, so a stale handle is caught.
+ *
+ * Consistency (seed 004 Table 4.1): acquire starts with a fence, and
+ * release fences -- waits until every target written since the last fence
+ * has acknowledged -- before UNLOCK leaves, so the next holder sees the
+ * critical section's writes.  Each thread also remembers which locks it
+ * holds, so misuse is reported at the caller's file and line.
+ */
+#include "lock.h"
+#include "engine.h"
+#include "fatal.h"
+#include "gasp_hooks.h"
+#include "rendezvous.h"
+#include "request.h"
+#include "xfer.h"
+
+#include <stdlib.h>
+
+#define LOCK_TAG 0x4c4f434bu /* "LOCK" in the phase field of a handle */
+
+enum { LOCK_GRANTED, LOCK_DENIED, LOCK_STALE, LOCK_HELD, LOCK_QUEUED_BUSY };
+
+typedef struct waiter {
+    int thread;
+    uint32_t op;
+    struct waiter *next;
+} waiter_t;
+
+typedef struct lock_rec {
+    uint32_t generation;
+    int in_use;
+    int holder; /* -1: free */
+    waiter_t *head, *tail;
+} lock_rec_t;
+
+static lock_rec_t *table; /* locks this thread hosts */
+static uint32_t table_len, table_cap;
+static uint32_t *free_slots, nfree, free_cap;
+
+/* Handles of the locks this thread holds (usually very few). */
+static mupc_lock_t *held;
+static int nheld, held_cap;
+
+static void all_lock_alloc_action(const uint64_t args[2], mupci_reply_t *out);
+
+void mupci_lock_init(void) { mupci_rv_set_action(MUPCI_RV_ALL_LOCK_ALLOC, all_lock_alloc_action); }
+
+void mupci_lock_finalize(void)
+{
+    for (uint32_t i = 0; i < table_len; i++)
+        for (waiter_t *w = table[i].head, *n; w; w = n) {
+            n = w->next;
+            free(w);
+        }
+    free(table);
+    free(free_slots);
+    free(held);
+    table = NULL;
+    free_slots = NULL;
+    held = NULL;
+    table_len = table_cap = nfree = free_cap = 0;
+    nheld = held_cap = 0;
+}
+
+static void *grow(void *p, uint32_t *cap, size_t elem)
+{
+    *cap = *cap ? 2 * *cap : 16;
+    p = realloc(p, *cap * elem);
+    if (!p)
+        mupci_fatal("out of memory for the lock table");
+    return p;
+}
+
+/* ---- host side (progress lock held) ---- */
+
+static uint64_t new_lock_locked(void)
+{
+    uint32_t slot;
+    if (nfree > 0) {
+        slot = free_slots[--nfree];
+    } else {
+        if (table_len == table_cap)
+            table = grow(table, &table_cap, sizeof *table);
+        slot = table_len++;
+        table[slot].generation = 0;
+    }
+    lock_rec_t *l = &table[slot];
+    l->in_use = 1;
+    l->holder = -1;
+    l->head = l->tail = NULL;
+    return ((uint64_t)l->generation << 32) | slot;
+}
+
+static lock_rec_t *lookup(uint64_t id)
+{
+    uint32_t slot = (uint32_t)id, gen = (uint32_t)(id >> 32);
+    if (slot >= table_len || !table[slot].in_use || table[slot].generation != gen)
+        return NULL;
+    return &table[slot];
+}
+
+void mupci_handle_LOCK(int src, const mupci_msg_t *m, const void *payload, size_t len)
+{
+    lock_rec_t *l = lookup(m->offset);
+    if (!l) {
+        mupci_reply(src, m->op, LOCK_STALE, 0, 0);
+    } else if (l->holder < 0) {
+        l->holder = src;
+        mupci_reply(src, m->op, LOCK_GRANTED, 0, 0);
+    } else if (m->flags) { /* lock_attempt never waits */
+        mupci_reply(src, m->op, LOCK_DENIED, 0, 0);
+    } else {
+        waiter_t *w = malloc(sizeof *w);
+        if (!w)
+            mupci_fatal("out of memory for a lock request");
+        *w = (waiter_t){src, m->op, NULL};
+        if (l->tail)
+            l->tail->next = w;
+        else
+            l->head = w;
+        l->tail = w;
+    }
+}
+
+void mupci_handle_UNLOCK(int src, const mupci_msg_t *m, const void *payload, size_t len)
+{
+    lock_rec_t *l = lookup(m->offset);
+    if (!l || l->holder != src)
+        mupci_fatal("internal error: thread %d released lock %#llx, which it does not hold "
+                    "here", src, (unsigned long long)m->offset);
+    waiter_t *w = l->head;
+    if (!w) {
+        l->holder = -1;
+        return;
+    }
+    l->head = w->next;
+    if (!l->head)
+        l->tail = NULL;
+    l->holder = w->thread; /* hand over in arrival order */
+    mupci_reply(w->thread, w->op, LOCK_GRANTED, 0, 0);
+    free(w);
+}
+
+void mupci_handle_LOCK_FREE(int src, const mupci_msg_t *m, const void *payload, size_t len)
+{
+    lock_rec_t *l = lookup(m->offset);
+    if (!l) {
+        mupci_reply(src, m->op, LOCK_STALE, 0, 0);
+        return;
+    }
+    if (l->holder >= 0) {
+        mupci_reply(src, m->op, l->head ? LOCK_QUEUED_BUSY : LOCK_HELD, (uint64_t)l->holder, 0);
+        return;
+    }
+    l->in_use = 0;
+    l->generation++;
+    if (nfree == free_cap)
+        free_slots = grow(free_slots, &free_cap, sizeof *free_slots);
+    free_slots[nfree++] = (uint32_t)m->offset;
+    mupci_reply(src, m->op, LOCK_GRANTED, 0, 0);
+}
+
+static void all_lock_alloc_action(const uint64_t args[2], mupci_reply_t *out)
+{
+    (void)args;
+    out->word[0] = new_lock_locked();
+}
+
+/* ---- caller side ---- */
+
+static mupc_lock_t make_handle(int host, uint64_t id) { return (mupc_lock_t){id, (uint32_t)host, LOCK_TAG}; }
+
+static void check_handle(const char *what, mupc_lock_t l, const char *file, int line)
+{
+    if (l.phase != LOCK_TAG || l.thread >= (uint32_t)mupc_threads)
+        mupci_fatal_at(file, line,
+                       "%s: not a lock handle (thread %u, addr %#llx, phase %u); use a value "
+                       "returned by upc_global_lock_alloc or upc_all_lock_alloc",
+                       what, l.thread, (unsigned long long)l.addr, l.phase);
+}
+
+static int held_index(mupc_lock_t l)
+{
+    for (int i = 0; i < nheld; i++)
+        if (held[i].addr == l.addr && held[i].thread == l.thread)
+            return i;
+    return -1;
+}
+
+static void stale(const char *what, mupc_lock_t l, const char *file, int line)
+    __attribute__((noreturn));
+static void stale(const char *what, mupc_lock_t l, const char *file, int line)
+{
+    mupci_fatal_at(file, line,
+                   "%s: the lock (host thread %u, slot %u) has been freed with upc_lock_free "
+                   "or upc_all_lock_free; a freed lock cannot be used",
+                   what, l.thread, (unsigned)(uint32_t)l.addr);
+}
+
+mupc_lock_t mupc_global_lock_alloc(const char *file, int line)
+{
+    MUPCI_GASP_EVENT(GASP_UPC_GLOBAL_LOCK_ALLOC, GASP_START, 0, file, line);
+    mupci_engine_lock();
+    mupc_lock_t l = make_handle(mupc_mythread, new_lock_locked());
+    mupci_engine_unlock();
+    MUPCI_GASP_EVENT(GASP_UPC_GLOBAL_LOCK_ALLOC, GASP_END, 0, file, line, &l);
+    return l;
+}
+
+mupc_lock_t mupc_all_lock_alloc(const char *file, int line)
+{
+    MUPCI_GASP_EVENT(GASP_UPC_ALL_LOCK_ALLOC, GASP_START, 0, file, line);
+    uint64_t args[2] = {0, 0};
+    mupci_reply_t r;
+    mupci_rendezvous(MUPCI_RV_ALL_LOCK_ALLOC, args, line, &r);
+    mupc_lock_t l = make_handle(0, r.word[0]);
+    MUPCI_GASP_EVENT(GASP_UPC_ALL_LOCK_ALLOC, GASP_END, 0, file, line, &l);
+    return l;
+}
+
+static void free_lock(const char *what, mupc_lock_t l, const char *file, int line)
+{
+    check_handle(what, l, file, line);
+    mupci_msg_t m = {MUPCI_MSG_LOCK_FREE, 0, 0, l.addr, 0};
+    mupci_reply_t r;
+    mupci_request((int)l.thread, &m, NULL, 0, &r);
+    if (r.status == LOCK_STALE)
+        stale(what, l, file, line);
+    if (r.status == LOCK_HELD || r.status == LOCK_QUEUED_BUSY)
+        mupci_fatal_at(file, line,
+                       "%s: the lock is held by thread %llu%s; release it (upc_unlock) "
+                       "before freeing it",
+                       what, (unsigned long long)r.word[0],
+                       r.status == LOCK_QUEUED_BUSY ? " and other threads wait for it" : "");
+}
+
+void mupc_lock_free(mupc_lock_t l, const char *file, int line)
+{
+    MUPCI_GASP_EVENT(GASP_UPC_LOCK_FREE, GASP_START, 0, file, line, &l);
+    if (!mupc_ptr_is_null(l))
+        free_lock("upc_lock_free", l, file, line);
+    MUPCI_GASP_EVENT(GASP_UPC_LOCK_FREE, GASP_END, 0, file, line, &l);
+}
+
+/* Collective: once every thread has arrived (and so has released the
+ * lock), thread 0 frees it. */
+void mupc_all_lock_free(mupc_lock_t l, const char *file, int line)
+{
+    MUPCI_GASP_EVENT(GASP_UPC_LOCK_FREE, GASP_START, 0, file, line, &l);
+    uint64_t args[2] = {l.addr, l.thread};
+    mupci_reply_t r;
+    mupci_rendezvous(MUPCI_RV_ALL_LOCK_FREE, args, line, &r);
+    if (mupc_mythread == 0 && !mupc_ptr_is_null(l))
+        free_lock("upc_all_lock_free", l, file, line);
+    MUPCI_GASP_EVENT(GASP_UPC_LOCK_FREE, GASP_END, 0, file, line, &l);
+}
+
+/* Ask the host; returns LOCK_GRANTED or LOCK_DENIED. */
+static int acquire(const char *what, mupc_lock_t l, int attempt, const char *file, int line)
+{
+    check_handle(what, l, file, line);
+    if (held_index(l) >= 0)
+        mupci_fatal_at(file, line,
+                       "%s: this thread already holds the lock (host thread %u); UPC locks are "
+                       "not recursive, so this would wait forever",
+                       what, l.thread);
+    mupci_xfer_fence(); /* acquire is a consistency point */
+    mupci_msg_t m = {MUPCI_MSG_LOCK, (uint16_t)attempt, 0, l.addr, 0};
+    mupci_reply_t r;
+    mupci_request((int)l.thread, &m, NULL, 0, &r);
+    if (r.status == LOCK_STALE)
+        stale(what, l, file, line);
+    if (r.status == LOCK_GRANTED) {
+        if (nheld == held_cap) {
+            uint32_t cap = (uint32_t)held_cap;
+            held = grow(held, &cap, sizeof *held);
+            held_cap = (int)cap;
+        }
+        held[nheld++] = l;
+    }
+    return r.status;
+}
+
+void mupc_lock(mupc_lock_t l, const char *file, int line)
+{
+    MUPCI_GASP_EVENT(GASP_UPC_LOCK, GASP_START, 0, file, line, &l);
+    acquire("upc_lock", l, 0, file, line);
+    MUPCI_GASP_EVENT(GASP_UPC_LOCK, GASP_END, 0, file, line, &l);
+}
+
+int mupc_lock_attempt(mupc_lock_t l, const char *file, int line)
+{
+    MUPCI_GASP_EVENT(GASP_UPC_LOCK_ATTEMPT, GASP_START, 0, file, line, &l);
+    int got = acquire("upc_lock_attempt", l, 1, file, line) == LOCK_GRANTED;
+    MUPCI_GASP_EVENT(GASP_UPC_LOCK_ATTEMPT, GASP_END, 0, file, line, &l, got);
+    return got;
+}
+
+void mupc_unlock(mupc_lock_t l, const char *file, int line)
+{
+    MUPCI_GASP_EVENT(GASP_UPC_UNLOCK, GASP_START, 0, file, line, &l);
+    check_handle("upc_unlock", l, file, line);
+    int i = held_index(l);
+    if (i < 0)
+        mupci_fatal_at(file, line,
+                       "upc_unlock: this thread does not hold the lock (host thread %u); only "
+                       "the thread that acquired a lock may release it",
+                       l.thread);
+    held[i] = held[--nheld];
+    mupci_xfer_fence(); /* the critical section's writes are applied (Table 4.1) */
+    mupci_msg_t m = {MUPCI_MSG_UNLOCK, 0, 0, l.addr, 0};
+    mupci_engine_lock();
+    mupci_post_locked((int)l.thread, &m, NULL, 0);
+    mupci_engine_unlock();
+    MUPCI_GASP_EVENT(GASP_UPC_UNLOCK, GASP_END, 0, file, line, &l);
+}

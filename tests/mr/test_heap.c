@@ -1,0 +1,125 @@
+/*
+ * test_heap.c -- the shared heap across threads: upc_all_alloc gives the
+ * same pointer everywhere; upc_global_alloc from every thread at once
+ * gives disjoint blocks; data written through one thread's pointer is
+ * read through another's; upc_alloc memory is remotely accessible; frees
+ * from any thread return every byte (checked on thread 0's heap figures).
+ */
+#include "check.h"
+
+#define ROUNDS 20
+#define PER_THREAD 8
+
+MUPC_SHARED_ARRAY(shared_ptrs, mupc_ptr_t, 1, 1, MUPC_PER_THREAD)
+
+static mupc_heap_info_t info(void)
+{
+    mupc_heap_info_t h;
+    mupc_heap_info(&h);
+    return h;
+}
+
+/* upc_all_alloc: one pointer for all; fill cyclically; everyone checks. */
+static void all_alloc_is_shared(void)
+{
+    size_t nblocks = 3 * (size_t)THREADS + 1, nbytes = 24;
+    mupc_ptr_t a = upc_all_alloc(nblocks, nbytes);
+    CHECK(!mupc_ptr_is_null(a), "upc_all_alloc returned null");
+    CHECK_EQ_LL(upc_threadof(a), 0);
+    MUPC_PUT(pts, MUPC_ELEM(shared_ptrs, MYTHREAD), a);
+    upc_barrier();
+    for (int t = 0; t < THREADS; t++)
+        CHECK(mupc_ptr_equal(MUPC_GET(pts, MUPC_ELEM(shared_ptrs, t)), a),
+              "thread %d got a different pointer", t);
+    /* block b (24 bytes = 3 longs) is on thread b % THREADS */
+    for (size_t i = 0; i < nblocks * 3; i++)
+        if ((i / 3) % (size_t)THREADS == (size_t)MYTHREAD)
+            MUPC_PUT(long, mupc_ptr_index(a, i, sizeof(long), 3), (long)(1000 + i));
+    upc_barrier();
+    for (size_t i = 0; i < nblocks * 3; i++)
+        CHECK_EQ_LL(MUPC_GET(long, mupc_ptr_index(a, i, sizeof(long), 3)), 1000 + (long)i);
+    upc_all_free(a);
+}
+
+/* Every thread allocates concurrently; blocks must not overlap: each
+ * thread stamps every word of its blocks (on all threads), and all stamps
+ * are checked after a barrier, so two threads handed the same space would
+ * see each other's stamps. */
+static long stamp(int round, int k, size_t w)
+{
+    return ((long)MYTHREAD << 40) | ((long)round << 20) | ((long)k << 12) | (long)w;
+}
+
+static void global_alloc_concurrent(void)
+{
+    mupc_ptr_t mine[PER_THREAD];
+    size_t words[PER_THREAD];
+    for (int round = 0; round < ROUNDS; round++) {
+        for (int k = 0; k < PER_THREAD; k++) {
+            size_t bytes = 8 * (size_t)(1 + (MYTHREAD + k + round) % 7);
+            words[k] = bytes / 8 * (size_t)THREADS;
+            mine[k] = upc_global_alloc((size_t)THREADS, bytes); /* one block per thread */
+            CHECK(!mupc_ptr_is_null(mine[k]), "upc_global_alloc returned null");
+            for (size_t w = 0; w < words[k]; w++)
+                MUPC_PUT(long, mupc_ptr_index(mine[k], w, 8, bytes / 8), stamp(round, k, w));
+        }
+        upc_barrier();
+        for (int k = 0; k < PER_THREAD; k++)
+            for (size_t w = 0; w < words[k]; w++)
+                CHECK_EQ_LL(MUPC_GET(long, mupc_ptr_index(mine[k], w, 8,
+                                                          words[k] / (size_t)THREADS)),
+                            stamp(round, k, w));
+        upc_barrier();
+        for (int k = 0; k < PER_THREAD; k++)
+            upc_free(mine[k]);
+    }
+}
+
+/* upc_alloc'ed memory: written by its owner, read and written by the
+ * next thread, and freed by the next thread (a remote free). */
+static void local_alloc_remote_use(void)
+{
+    mupc_ptr_t p = upc_alloc(100 * sizeof(int));
+    CHECK_EQ_LL(upc_threadof(p), MYTHREAD);
+    int *local = mupc_local_addr(p);
+    CHECK(local != NULL, "upc_alloc memory is not local");
+    for (int i = 0; i < 100; i++)
+        local[i] = MYTHREAD * 1000 + i;
+    MUPC_PUT(pts, MUPC_ELEM(shared_ptrs, MYTHREAD), p);
+    upc_barrier();
+    int next = (MYTHREAD + 1) % THREADS;
+    mupc_ptr_t q = MUPC_GET(pts, MUPC_ELEM(shared_ptrs, next));
+    for (int i = 0; i < 100; i++) {
+        mupc_ptr_t e = mupc_ptr_index(q, (size_t)i, sizeof(int), 0);
+        CHECK_EQ_LL(MUPC_GET(int, e), next * 1000 + i);
+    }
+    upc_barrier();
+    upc_free(q); /* frees the next thread's block */
+    upc_barrier();
+    mupc_heap_info_t h = info();
+    CHECK_EQ_LL(h.local_blocks, 0);
+    CHECK_EQ_LL(h.local_free, h.local_bytes);
+}
+
+int main(void)
+{
+    mupc_heap_info_t before = info();
+    CHECK(before.local_bytes > 0, "no local heap");
+    if (MYTHREAD == 0)
+        CHECK(before.symmetric_bytes > 0, "no symmetric heap on thread 0");
+    all_alloc_is_shared();
+    global_alloc_concurrent();
+    local_alloc_remote_use();
+    CHECK(mupc_ptr_is_null(upc_global_alloc(0, 16)), "zero size gives null");
+    CHECK(mupc_ptr_is_null(upc_alloc(0)), "zero size gives null");
+    upc_free(MUPC_NULL_PTR); /* no effect */
+    upc_barrier();
+    if (MYTHREAD == 0) {
+        mupc_heap_info_t after = info();
+        CHECK_EQ_LL(after.symmetric_blocks, 0);
+        CHECK_EQ_LL(after.symmetric_free, before.symmetric_free);
+        printf("test_heap: %d threads OK (symmetric heap %zu bytes, local %zu)\n", THREADS,
+               after.symmetric_bytes, after.local_bytes);
+    }
+    return 0;
+}
