@@ -6,12 +6,19 @@
 #include "mupc.h"
 
 #include <mpi.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
 static int mpi_ready;
+static atomic_int aborting;
+
+/* With a single rank MPICH's MPI_Abort ends the process through exit(),
+ * which runs the runtime's exit hook; that hook must not try to reach the
+ * other threads (it would wait for the progress lock we hold). */
+int mupci_fatal_aborting(void) { return atomic_load(&aborting); }
 
 void mupci_fatal_mpi_ready(int ready) { mpi_ready = ready; }
 
@@ -28,6 +35,7 @@ void mupci_abort_job(int status)
         /* MPI is initialized with MPI_THREAD_SERIALIZED: take the progress
          * lock so the other pthread is not inside MPI while we abort. */
         mupci_engine_lock_for_abort();
+        atomic_store(&aborting, 1);
         MPI_Abort(MPI_COMM_WORLD, status);
     }
     exit(status);

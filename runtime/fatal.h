@@ -27,6 +27,8 @@ void mupci_fatal_plain(const char *fmt, ...) __attribute__((noreturn, format(pri
 /* End the whole job with `status` after the message has been written:
  * flush, give the launcher time to forward it, MPI_Abort. */
 void mupci_abort_job(int status) __attribute__((noreturn));
+/* Nonzero once mupci_abort_job has called MPI_Abort. */
+int mupci_fatal_aborting(void);
 
 /* Failure of the runtime itself (a bug or an exhausted system resource). */
 #define mupci_fatal(...) mupci_fatal_at(__FILE__, __LINE__, __VA_ARGS__)

@@ -129,7 +129,8 @@ static void global_exit(int status) __attribute__((noreturn));
 static void exit_hook(int status, void *arg)
 {
     atomic_store(&exiting, 1);
-    if (atomic_load(&main_returned) || !pthread_equal(pthread_self(), compute_thread))
+    if (mupci_fatal_aborting() || atomic_load(&main_returned) ||
+        !pthread_equal(pthread_self(), compute_thread))
         return;
     global_exit(status);
 }

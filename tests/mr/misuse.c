@@ -4,6 +4,7 @@
  * marked with LINE_<MODE> so the script can check the reported file:line.
  */
 #include <upc.h>
+#include <upc_atomic.h>
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
@@ -37,6 +38,54 @@ int main(int argc, char **argv)
         (void)MUPC_GET(int, MUPC_NULL_PTR); /* LINE_null */
     } else if (!strcmp(mode, "bad-handle")) {
         MUPC_SYNC(0x12345678abcdULL); /* LINE_bad-handle */
+    } else if (!strcmp(mode, "double-free")) {
+        mupc_ptr_t p = upc_global_alloc(THREADS, 8);
+        upc_free(p);
+        upc_free(p); /* LINE_double-free */
+    } else if (!strcmp(mode, "never-allocated")) {
+        mupc_ptr_t p = upc_global_alloc(THREADS, 8);
+        p.addr += 1 << 20; /* free heap space */
+        upc_free(p); /* LINE_never-allocated */
+    } else if (!strcmp(mode, "free-static")) {
+        upc_free(MUPC_BASE(cells)); /* LINE_free-static */
+    } else if (!strcmp(mode, "free-interior")) {
+        mupc_ptr_t p = upc_alloc(64);
+        upc_free(mupc_ptr_add(p, 1, sizeof(long), 0)); /* LINE_free-interior */
+    } else if (!strcmp(mode, "heap-exhausted")) {
+        (void)upc_global_alloc(THREADS, (size_t)1 << 40); /* LINE_heap-exhausted */
+    } else if (!strcmp(mode, "local-exhausted")) {
+        (void)upc_alloc((size_t)1 << 40); /* LINE_local-exhausted */
+    } else if (!strcmp(mode, "all-alloc-mismatch")) {
+        (void)upc_all_alloc(MYTHREAD == 1 ? 2 : 1, 8);
+    } else if (!strcmp(mode, "unlock-not-held")) {
+        upc_lock_t l = upc_all_lock_alloc();
+        upc_unlock(l); /* LINE_unlock-not-held */
+    } else if (!strcmp(mode, "lock-twice")) {
+        upc_lock_t l = upc_global_lock_alloc();
+        upc_lock(l);
+        upc_lock(l); /* LINE_lock-twice */
+    } else if (!strcmp(mode, "free-held")) {
+        upc_lock_t l = upc_global_lock_alloc();
+        upc_lock(l);
+        upc_lock_free(l); /* LINE_free-held */
+    } else if (!strcmp(mode, "use-freed")) {
+        upc_lock_t l = upc_global_lock_alloc();
+        upc_lock_free(l);
+        upc_lock(l); /* LINE_use-freed */
+    } else if (!strcmp(mode, "not-a-lock")) {
+        upc_lock(MUPC_BASE(cells)); /* LINE_not-a-lock */
+    } else if (!strcmp(mode, "atomic-op-outside-domain")) {
+        upc_atomicdomain_t *d = upc_all_atomicdomain_alloc(UPC_INT, UPC_ADD | UPC_GET, 0);
+        int one = 1;
+        upc_atomic_relaxed(d, NULL, UPC_XOR, MUPC_BASE(cells), &one, NULL); /* LINE_atomic-op-outside-domain */
+    } else if (!strcmp(mode, "atomic-op-for-type")) {
+        (void)upc_all_atomicdomain_alloc(UPC_DOUBLE, UPC_XOR, 0); /* LINE_atomic-op-for-type */
+    } else if (!strcmp(mode, "atomic-misaligned")) {
+        upc_atomicdomain_t *d = upc_all_atomicdomain_alloc(UPC_INT64, UPC_ADD, 0);
+        mupc_ptr_t p = MUPC_BASE(cells);
+        p.addr += 4;
+        long one = 1;
+        upc_atomic_relaxed(d, NULL, UPC_ADD, p, &one, NULL); /* LINE_atomic-misaligned */
     } else {
         fprintf(stderr, "misuse: unknown mode '%s'\n", mode);
         return 2;

@@ -25,4 +25,23 @@ check out-of-range 2 'pointer-to-shared out of range: thread [0-9]+, offset [0-9
 check bad-thread 2 'pointer-to-shared out of range: thread 5'
 check null 2 'null pointer-to-shared'
 check bad-handle 2 'upc_sync: handle 0x12345678abcd is not an outstanding transfer'
+check double-free 2 'upc_free: the pointer-to-shared \(thread 0, offset [0-9]+, phase 0\) was freed already \(double free\)'
+check never-allocated 1 'upc_free: .* was never allocated'
+check free-static 2 'upc_free: .* does not point into the shared heap'
+check free-interior 2 'upc_free: .* points inside an allocated block, not at its start'
+check heap-exhausted 2 'upc_global_alloc: out of shared memory: asked for 1099511627776 bytes per thread, but the symmetric heap has [0-9]+ bytes free and its largest free block is [0-9]+ bytes; raise segment_size'
+check local-exhausted 1 'upc_alloc: out of shared memory: asked for 1099511627776 bytes per thread, but the local .* heap has [0-9]+ bytes free.*raise local_heap_percent'
+check unlock-not-held 3 'upc_unlock: this thread does not hold the lock'
+check lock-twice 2 'upc_lock: this thread already holds the lock.*not recursive'
+check free-held 2 'upc_lock_free: the lock is held by thread [0-9]; release it'
+check use-freed 2 'upc_lock: the lock .* has been freed'
+check not-a-lock 1 'upc_lock: not a lock handle'
+check atomic-op-outside-domain 2 'upc_atomic_relaxed: operation 0x10 \(UPC_XOR\) is not one of the operations this domain was created with'
+check atomic-op-for-type 2 'upc_all_atomicdomain_alloc: operation UPC_XOR is not defined for UPC_DOUBLE'
+check atomic-misaligned 2 'upc_atomic_relaxed: target offset [0-9]+ is not aligned to 8 bytes for UPC_INT64'
+
+# a collective called differently on two threads: thread 0 names both calls
+run 2 60 "$prog" all-alloc-mismatch
+expect_failure "all-alloc-mismatch fails"
+expect_output "all-alloc-mismatch names both calls" 'collective call number 1 differs between threads: thread [01] called upc_all_alloc\(0x8, 0x[12]\) at line [0-9]+, thread [01] called upc_all_alloc\(0x(10|8), 0x[12]\)'
 finish
