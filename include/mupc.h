@@ -252,6 +252,9 @@ void mupc_all_lock_free(mupc_lock_t lock, const char *file, int line);
 void mupc_lock(mupc_lock_t lock, const char *file, int line);
 int mupc_lock_attempt(mupc_lock_t lock, const char *file, int line);
 void mupc_unlock(mupc_lock_t lock, const char *file, int line);
+/* For diagnosis, on the lock's host: requests waiting in its queue (-1 when
+ * the caller does not host `lock` or it is not a live lock). */
+int mupc_lock_waiters(mupc_lock_t lock);
 
 /* ---------------------------------------------------------------- */
 /* Atomics (MuPC-style; UPC 1.3 <upc_atomic.h> is built on the same    */

@@ -323,3 +323,19 @@ void mupc_unlock(mupc_lock_t l, const char *file, int line)
     mupci_engine_unlock();
     MUPCI_GASP_EVENT(GASP_UPC_UNLOCK, GASP_END, 0, file, line, &l);
 }
+
+int mupc_lock_waiters(mupc_lock_t l)
+{
+    if (l.phase != LOCK_TAG || l.thread != (uint32_t)mupc_mythread)
+        return -1;
+    mupci_engine_lock();
+    lock_rec_t *rec = lookup(l.addr);
+    int n = -1;
+    if (rec) {
+        n = 0;
+        for (const waiter_t *w = rec->head; w; w = w->next)
+            n++;
+    }
+    mupci_engine_unlock();
+    return n;
+}

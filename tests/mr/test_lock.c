@@ -1,0 +1,173 @@
+/*
+ * test_lock.c -- UPC locks under contention: mutual exclusion and no lost
+ * update (a shared counter and a shared "owner" word on a third thread),
+ * FIFO order of queued requests, upc_lock_attempt never waiting, the
+ * seed's Table 4.1 scenario (a release makes the critical section's
+ * remote writes visible to the next holder), and lock handles stored in
+ * shared memory and used by every thread.
+ */
+#include "check.h"
+
+#define ROUNDS 300
+
+MUPC_SHARED_ARRAY(counter, long, 1, 1, MUPC_PER_THREAD)
+MUPC_SHARED_ARRAY(owner, long, 1, 1, MUPC_PER_THREAD)
+MUPC_SHARED_ARRAY(order, long, 8, 8, MUPC_PER_THREAD)
+MUPC_SHARED_ARRAY(turn, long, 1, 1, MUPC_PER_THREAD)
+MUPC_SHARED_ARRAY(handles, mupc_ptr_t, 1, 1, MUPC_PER_THREAD)
+
+static int data_thread(void) { return THREADS - 1; } /* != lock host 0 when THREADS > 1 */
+
+/* Critical section: nobody else inside (owner word), counter += 1 by a
+ * plain get and put, which would lose updates if two threads overlapped or
+ * if a release did not make the previous holder's writes visible. */
+static void critical_section(void)
+{
+    mupc_ptr_t own = MUPC_ELEM(owner, data_thread()), cnt = MUPC_ELEM(counter, data_thread());
+    long o = MUPC_GET(long, own);
+    CHECK(o == -1, "thread %ld is inside the critical section too", o);
+    MUPC_PUT(long, own, MYTHREAD);
+    MUPC_PUT(long, cnt, MUPC_GET(long, cnt) + 1);
+    CHECK_EQ_LL(MUPC_GET(long, own), MYTHREAD);
+    MUPC_PUT(long, own, -1);
+}
+
+static void hammer(upc_lock_t l, const char *what)
+{
+    if (MYTHREAD == 0) {
+        MUPC_PUT(long, MUPC_ELEM(owner, data_thread()), -1);
+        MUPC_PUT(long, MUPC_ELEM(counter, data_thread()), 0);
+    }
+    upc_barrier();
+    for (int i = 0; i < ROUNDS; i++) {
+        upc_lock(l);
+        critical_section();
+        upc_unlock(l);
+    }
+    upc_barrier();
+    long total = MUPC_GET(long, MUPC_ELEM(counter, data_thread()));
+    CHECK(total == (long)ROUNDS * THREADS, "%s: counter %ld, want %ld", what, total,
+          (long)ROUNDS * THREADS);
+}
+
+/* Threads 1..T-1 queue up in a known order while thread 0 (the host)
+ * holds the lock; they must be served in that order. */
+static void fifo_order(upc_lock_t l)
+{
+    if (MYTHREAD == 0) {
+        upc_lock(l);
+        for (int k = 1; k < THREADS; k++) {
+            MUPC_PUT_STRICT(long, MUPC_ELEM(turn, 0), k);
+            while (mupc_lock_waiters(l) < k)
+                upc_fence; /* lets the request in */
+        }
+        MUPC_PUT(long, MUPC_ELEM(turn, 0), 1); /* next free slot in `order` */
+        upc_unlock(l);
+    } else {
+        while (MUPC_GET_STRICT(long, MUPC_ELEM(turn, 0)) != MYTHREAD)
+            ;
+        upc_lock(l);
+        long slot = MUPC_GET(long, MUPC_ELEM(turn, 0));
+        MUPC_PUT(long, MUPC_ELEM(order, (size_t)slot), MYTHREAD);
+        MUPC_PUT(long, MUPC_ELEM(turn, 0), slot + 1);
+        upc_unlock(l);
+    }
+    upc_barrier();
+    for (int k = 1; k < THREADS; k++)
+        CHECK(MUPC_GET(long, MUPC_ELEM(order, (size_t)k)) == k, "acquisition %d went to thread %ld",
+              k, MUPC_GET(long, MUPC_ELEM(order, (size_t)k)));
+    CHECK_EQ_LL(mupc_lock_waiters(l), MYTHREAD == 0 ? 0 : -1);
+}
+
+/* upc_lock_attempt returns 0 at once while another thread holds the lock,
+ * and under contention every thread still gets it eventually. */
+static void attempt(upc_lock_t l)
+{
+    if (MYTHREAD == 0)
+        upc_lock(l);
+    upc_barrier();
+    if (MYTHREAD != 0)
+        for (int i = 0; i < 50; i++)
+            CHECK(upc_lock_attempt(l) == 0, "lock_attempt succeeded on a held lock");
+    upc_barrier();
+    if (MYTHREAD == 0)
+        upc_unlock(l);
+    int got = 0;
+    long tries = 0;
+    while (got < 20) {
+        tries++;
+        if (upc_lock_attempt(l)) {
+            critical_section();
+            upc_unlock(l);
+            got++;
+        }
+    }
+    upc_barrier();
+    CHECK(tries >= 20, "impossible try count %ld", tries);
+}
+
+/* Seed 004 Table 4.1: thread 1 writes X (on thread 2) and F (on thread 0)
+ * inside a critical section.  Once thread 0 sees F inside the lock, the
+ * release must have made X visible too. */
+static void table_4_1(upc_lock_t l)
+{
+    if (THREADS < 3)
+        return;
+    mupc_ptr_t x = MUPC_ELEM(counter, 2), f = MUPC_ELEM(owner, 0);
+    if (MYTHREAD == 0)
+        MUPC_PUT(long, f, 0);
+    if (MYTHREAD == 2)
+        MUPC_PUT(long, x, 0);
+    upc_barrier();
+    for (long round = 1; round <= 50; round++) {
+        if (MYTHREAD == 1) {
+            upc_lock(l);
+            MUPC_PUT(long, x, round);
+            MUPC_PUT(long, f, round);
+            upc_unlock(l);
+        } else if (MYTHREAD == 0) {
+            long seen = 0;
+            while (seen < round) {
+                upc_lock(l);
+                seen = MUPC_GET(long, f);
+                if (seen >= round)
+                    CHECK(MUPC_GET(long, x) >= seen, "round %ld: F=%ld visible but X=%ld", round,
+                          seen, MUPC_GET(long, x));
+                upc_unlock(l);
+            }
+        }
+        upc_barrier();
+    }
+}
+
+int main(void)
+{
+    upc_lock_t all = upc_all_lock_alloc();
+    hammer(all, "upc_all_lock_alloc lock");
+
+    /* a lock from upc_global_lock_alloc on the last thread, passed through
+     * shared memory to everyone */
+    if (MYTHREAD == THREADS - 1)
+        MUPC_PUT(pts, MUPC_ELEM(handles, 0), upc_global_lock_alloc());
+    upc_barrier();
+    upc_lock_t mine = MUPC_GET(pts, MUPC_ELEM(handles, 0));
+    hammer(mine, "upc_global_lock_alloc lock");
+
+    fifo_order(all);
+    attempt(all);
+    table_4_1(all);
+
+    upc_barrier();
+    if (MYTHREAD == THREADS - 1)
+        upc_lock_free(mine);
+    upc_all_lock_free(all);
+    /* freed slots are reused with a new generation */
+    upc_lock_t again = upc_all_lock_alloc();
+    CHECK(!mupc_ptr_equal(again, all), "a freed handle came back unchanged");
+    upc_lock(again);
+    upc_unlock(again);
+    upc_all_lock_free(again);
+    if (MYTHREAD == 0)
+        printf("test_lock: %d threads OK\n", THREADS);
+    return 0;
+}
