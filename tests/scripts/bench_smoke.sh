@@ -8,7 +8,9 @@ rc=$?
 expect_status "run-bench --quick" 0
 for name in mpi.pingpong.rtt_us mpi.pingpong.bw_mbs mpi.rma.get_us mpi.barrier.us \
             mpi.barrier_4t_us mupc.get.latency_us mupc.put.issue_us mupc.memget.bw_mbs \
-            mupc.barrier.us mupc.get.latency_4t_us mupc.barrier_4t_us mupc.idle.extra_cpu_s; do
+            mupc.barrier.us mupc.get.latency_4t_us mupc.barrier_4t_us mupc.idle.extra_cpu_s \
+            mupc.alloc.global_us mupc.lock.uncontended_us mupc.atomic.fadd_us \
+            mupc.alloc.all_us mupc.lock.contended_us; do
     expect_output "prints $name" "^$name -?[0-9]+\\.[0-9]+$"
 done
 expect_output "prints the marks" "^mark get_vs_mpi_rtt "
