@@ -119,6 +119,27 @@ static void decode(record_t *r, va_list ap)
     case GASP_UPC_COLLECTIVE_EXIT:
         r->a[0] = va_arg(ap, int);
         break;
+    case GASP_UPC_GLOBAL_ALLOC:
+        r->a[0] = (long long)va_arg(ap, size_t);
+        r->a[1] = (long long)va_arg(ap, size_t);
+        if (r->type == GASP_END)
+            r->pts = *(mupc_ptr_t *)va_arg(ap, gasp_upc_PTS_t *);
+        break;
+    case GASP_UPC_FREE:
+        r->pts = *(mupc_ptr_t *)va_arg(ap, gasp_upc_PTS_t *);
+        break;
+    case GASP_UPC_GLOBAL_LOCK_ALLOC:
+        if (r->type == GASP_END)
+            r->pts = *(mupc_ptr_t *)va_arg(ap, gasp_upc_lock_t *);
+        break;
+    case GASP_UPC_LOCK:
+    case GASP_UPC_UNLOCK:
+    case GASP_UPC_LOCK_FREE:
+    case GASP_UPC_LOCK_ATTEMPT:
+        r->pts = *(mupc_ptr_t *)va_arg(ap, gasp_upc_lock_t *);
+        if (r->tag == GASP_UPC_LOCK_ATTEMPT && r->type == GASP_END)
+            r->a[0] = va_arg(ap, int);
+        break;
     default:
         if (r->tag >= GASP_UPC_USEREVT_START)
             r->a[0] = va_arg(ap, int);
@@ -276,6 +297,46 @@ static void synchronization(void)
     expect_pair(GASP_UPC_FENCE, 31, reported(GASP_UPC_FENCE, 0));
 }
 
+static void heap_and_locks(void)
+{
+    tool.n = 0;
+    mupc_ptr_t p = mupc_global_alloc(3, 16, "test.upc", 50);
+    record_t *r = expect_pair(GASP_UPC_GLOBAL_ALLOC, 50, reported(GASP_UPC_GLOBAL_ALLOC, 0));
+    if (r) {
+        CHECK_EQ_LL(r->a[0], 3);
+        CHECK_EQ_LL(r->a[1], 16);
+        CHECK(mupc_ptr_equal(r->pts, p), "GLOBAL_ALLOC end carries the new pointer");
+    }
+    tool.n = 0;
+    mupc_free(p, "test.upc", 51);
+    r = expect_pair(GASP_UPC_FREE, 51, reported(GASP_UPC_FREE, 0));
+    if (r)
+        CHECK(mupc_ptr_equal(r->pts, p), "FREE carries the pointer");
+    tool.n = 0;
+    mupc_lock_t l = mupc_global_lock_alloc("test.upc", 52);
+    r = expect_pair(GASP_UPC_GLOBAL_LOCK_ALLOC, 52, reported(GASP_UPC_GLOBAL_LOCK_ALLOC, 0));
+    if (r)
+        CHECK(mupc_ptr_equal(r->pts, l), "GLOBAL_LOCK_ALLOC end carries the lock");
+    tool.n = 0;
+    mupc_lock(l, "test.upc", 53);
+    expect_pair(GASP_UPC_LOCK, 53, reported(GASP_UPC_LOCK, 0));
+    tool.n = 0;
+    mupc_unlock(l, "test.upc", 54);
+    expect_pair(GASP_UPC_UNLOCK, 54, reported(GASP_UPC_UNLOCK, 0));
+    tool.n = 0;
+    int got = mupc_lock_attempt(l, "test.upc", 55);
+    CHECK(got == 1, "lock_attempt on a free lock");
+    r = expect_pair(GASP_UPC_LOCK_ATTEMPT, 55, reported(GASP_UPC_LOCK_ATTEMPT, 0));
+    if (r)
+        CHECK_EQ_LL(r->a[0], 1);
+    mupc_unlock(l, "test.upc", 56);
+    tool.n = 0;
+    mupc_lock_free(l, "test.upc", 57);
+    r = expect_pair(GASP_UPC_LOCK_FREE, 57, reported(GASP_UPC_LOCK_FREE, 0));
+    if (r)
+        CHECK(mupc_ptr_equal(r->pts, l), "LOCK_FREE carries the lock");
+}
+
 static void control_and_user_events(void)
 {
     int peer = (MYTHREAD + 1) % THREADS;
@@ -310,6 +371,7 @@ int main(void)
         nonblocking(t);
     }
     synchronization();
+    heap_and_locks();
     control_and_user_events();
     CHECK(pupc_ticks_to_ns(pupc_ticks_now()) > 0 && pupc_tick_granularityus() > 0,
           "pupc timer");
