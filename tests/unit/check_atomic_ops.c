@@ -6,6 +6,8 @@
 #include "mupc.h"
 #include "upc_types.h"
 
+#include "run_suite.h"
+
 #include <check.h>
 #include <limits.h>
 #include <stdint.h>
@@ -118,9 +120,5 @@ int main(void)
     tcase_add_test(tc, pointer_to_shared);
     tcase_add_test(tc, operation_sets_per_type);
     suite_add_tcase(s, tc);
-    SRunner *sr = srunner_create(s);
-    srunner_run_all(sr, CK_NORMAL);
-    int failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+    return run_suite(s);
 }

@@ -4,6 +4,8 @@
  */
 #include "backoff.h"
 
+#include "run_suite.h"
+
 #include <check.h>
 #include <stdlib.h>
 
@@ -51,9 +53,5 @@ int main(void)
     tcase_add_test(tc, ladder);
     tcase_add_test(tc, idle_really_sleeps);
     suite_add_tcase(s, tc);
-    SRunner *sr = srunner_create(s);
-    srunner_run_all(sr, CK_NORMAL);
-    int failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+    return run_suite(s);
 }

@@ -5,6 +5,8 @@
  */
 #include "config.h"
 
+#include "run_suite.h"
+
 #include <check.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -225,9 +227,5 @@ int main(void)
     tcase_add_test(tc, printed_form);
     tcase_add_test(tc, example_round_trip);
     suite_add_tcase(s, tc);
-    SRunner *sr = srunner_create(s);
-    srunner_run_all(sr, CK_NORMAL);
-    int failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    return failed == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
+    return run_suite(s);
 }

@@ -5,6 +5,8 @@
  */
 #include "heap.h"
 
+#include "run_suite.h"
+
 #include <check.h>
 #include <stdlib.h>
 #include <string.h>
@@ -186,9 +188,5 @@ int main(void)
     tcase_add_test(tc, empty_heap_refuses_everything);
     tcase_add_test(tc, random_mix_never_overlaps);
     suite_add_tcase(s, tc);
-    SRunner *sr = srunner_create(s);
-    srunner_run_all(sr, CK_NORMAL);
-    int failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+    return run_suite(s);
 }

@@ -3,6 +3,8 @@
  */
 #include "msg.h"
 
+#include "run_suite.h"
+
 #include <check.h>
 #include <stdlib.h>
 #include <string.h>
@@ -86,9 +88,5 @@ int main(void)
     tcase_add_test(tc, malformed_batches_are_detected);
     tcase_add_test(tc, every_type_has_a_name);
     suite_add_tcase(s, tc);
-    SRunner *sr = srunner_create(s);
-    srunner_run_all(sr, CK_NORMAL);
-    int failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+    return run_suite(s);
 }

@@ -4,6 +4,8 @@
  */
 #include "pts.h"
 
+#include "run_suite.h"
+
 #include <check.h>
 #include <stdlib.h>
 
@@ -104,9 +106,5 @@ int main(void)
     tcase_add_test(tc, affinitysize_sums_and_matches);
     tcase_add_test(tc, local_bytes_cover_every_element);
     suite_add_tcase(s, tc);
-    SRunner *sr = srunner_create(s);
-    srunner_run_all(sr, CK_NORMAL);
-    int failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+    return run_suite(s);
 }
