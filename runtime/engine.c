@@ -408,6 +408,10 @@ void mupci_engine_deliver_local(const mupci_msg_t *m, const void *payload, size_
     progress_depth++;
     handlers[m->type](mupc_mythread, m, payload, len);
     progress_depth--;
+    /* What the handler sent (a lock handed to a waiter, a collective's
+     * answers) must not wait for the communication pthread's next pass:
+     * it may be asleep for up to idle_sleep_max_us. */
+    flush_urgent();
 }
 
 static int poll_incoming(void)
