@@ -100,6 +100,9 @@ typedef enum {
 #define GASP_UPC_LOCK                0x00100083u
 #define GASP_UPC_LOCK_ATTEMPT        0x00100084u
 #define GASP_UPC_UNLOCK              0x00100085u
+#define GASP_UPC_CACHE_MISS          0x00100090u
+#define GASP_UPC_CACHE_HIT           0x00100091u
+#define GASP_UPC_CACHE_INVALIDATE    0x00100092u
 
 /* The same list as an X-macro, for tables of names. */
 #define MUPC_GASP_UPC_EVENTS(X) \
@@ -127,7 +130,10 @@ typedef enum {
     X(GASP_UPC_LOCK_FREE) \
     X(GASP_UPC_LOCK) \
     X(GASP_UPC_LOCK_ATTEMPT) \
-    X(GASP_UPC_UNLOCK)
+    X(GASP_UPC_UNLOCK) \
+    X(GASP_UPC_CACHE_MISS) \
+    X(GASP_UPC_CACHE_HIT) \
+    X(GASP_UPC_CACHE_INVALIDATE)
 
 /* The symbolic name of an event ("GASP_UPC_GET"), or NULL if it is not a
  * system event of this runtime.  A libmupc extension for tools. */

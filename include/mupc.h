@@ -281,6 +281,28 @@ MUPC_ATOMIC_INT_TYPES(MUPC_DECLARE_ATOMIC)
 #undef MUPC_DECLARE_ATOMIC
 
 /* ---------------------------------------------------------------- */
+/* Remote reference cache (keys cache, cache_line_size, cache_sets,   */
+/* victim_cache_lines, cache_stats; cache/README.md)                  */
+/* ---------------------------------------------------------------- */
+
+/* This thread's counters since start-up (or the last reset).  Relaxed
+ * remote scalar accesses of at most one line go through the cache; hits
+ * and misses count those accesses (victim_hits are misses in the direct-
+ * mapped table that the victim cache served without a fetch). */
+typedef struct mupc_cache_stats {
+    unsigned long long hits, misses, victim_hits;
+    unsigned long long evictions;     /* lines that left the cache for room */
+    unsigned long long writebacks;    /* dirty lines written back */
+    unsigned long long invalidations; /* fences that emptied a non-empty cache */
+    unsigned long long lines_invalidated;
+    unsigned long long bytes_fetched, bytes_written_back;
+} mupc_cache_stats_t;
+/* Returns 1 with the counters when the cache is on, 0 (all zeros) when it
+ * is off (cache = off, or a single thread: nothing is remote). */
+int mupc_cache_stats(mupc_cache_stats_t *stats);
+void mupc_cache_stats_reset(void);
+
+/* ---------------------------------------------------------------- */
 /* Exit                                                              */
 /* ---------------------------------------------------------------- */
 

@@ -14,6 +14,7 @@
 #include "fatal.h"
 #include "gasp_hooks.h"
 #include "heap.h"
+#include "rcache.h"
 #include "rendezvous.h"
 #include "segment.h"
 
@@ -197,6 +198,8 @@ static void free_block(const char *what, mupc_ptr_t p, const char *file, int lin
 void mupc_free(mupc_ptr_t p, const char *file, int line)
 {
     MUPCI_GASP_EVENT(GASP_UPC_FREE, GASP_START, 0, file, line, &p);
+    /* This thread's cached writes land before the memory can be reused. */
+    mupci_fence(file, line);
     if (!mupc_ptr_is_null(p))
         free_block("upc_free", p, file, line);
     MUPCI_GASP_EVENT(GASP_UPC_FREE, GASP_END, 0, file, line, &p);
@@ -207,6 +210,7 @@ void mupc_free(mupc_ptr_t p, const char *file, int line)
 void mupc_all_free(mupc_ptr_t p, const char *file, int line)
 {
     MUPCI_GASP_EVENT(GASP_UPC_FREE, GASP_START, 0, file, line, &p);
+    mupci_fence(file, line); /* as in mupc_free */
     uint64_t args[2] = {p.addr, ((uint64_t)p.thread << 32) | p.phase};
     mupci_reply_t r;
     mupci_rendezvous(MUPCI_RV_ALL_FREE, args, line, &r);

@@ -6,6 +6,7 @@
 #include "mupc.h"
 #include "fatal.h"
 #include "gasp_hooks.h"
+#include "rcache.h"
 #include "segment.h"
 #include "xfer.h"
 
@@ -35,6 +36,20 @@ static inline void check_ptr(const char *what, mupc_ptr_t p, size_t n, const cha
 
 static inline int is_local(mupc_ptr_t p) { return p.thread == (uint32_t)mupc_mythread; }
 
+/* Remote accesses that bypass the cache stay in order with this thread's
+ * cached ones (rcache.h). */
+static void uncached_get(void *dst, mupc_ptr_t src, size_t n)
+{
+    mupci_rcache_before_read((int)src.thread, src.addr, n);
+    mupci_xfer_get(dst, (int)src.thread, src.addr, n);
+}
+
+static void uncached_put(mupc_ptr_t dst, const void *src, size_t n)
+{
+    mupci_rcache_before_write((int)dst.thread, dst.addr, n);
+    mupci_xfer_put((int)dst.thread, dst.addr, src, n);
+}
+
 /* ---------------------------------------------------------------- */
 /* get / put (GASP_UPC_GET / GASP_UPC_PUT)                           */
 /* ---------------------------------------------------------------- */
@@ -46,11 +61,13 @@ static inline void access_get(void *dst, mupc_ptr_t src, size_t n, int strict, c
     MUPCI_GASP_EVENT(GASP_UPC_GET, GASP_START, local, file, line, !strict, dst, &src, n);
     check_ptr("shared read", src, n, file, line);
     if (strict)
-        mupci_xfer_fence();
+        mupci_fence(file, line);
     if (local)
         memcpy(dst, mupci_segment_addr(src.addr), n);
+    else if (!strict && mupci_rcache_serves(n))
+        mupci_rcache_get(dst, (int)src.thread, src.addr, n, file, line);
     else
-        mupci_xfer_get(dst, (int)src.thread, src.addr, n);
+        uncached_get(dst, src, n);
     MUPCI_GASP_EVENT(GASP_UPC_GET, GASP_END, local, file, line, !strict, dst, &src, n);
 }
 
@@ -61,11 +78,13 @@ static inline void access_put(mupc_ptr_t dst, const void *src, size_t n, int str
     MUPCI_GASP_EVENT(GASP_UPC_PUT, GASP_START, local, file, line, !strict, &dst, src, n);
     check_ptr("shared write", dst, n, file, line);
     if (strict)
-        mupci_xfer_fence();
+        mupci_fence(file, line);
     if (local)
         memcpy(mupci_segment_addr(dst.addr), src, n);
+    else if (!strict && mupci_rcache_serves(n))
+        mupci_rcache_put((int)dst.thread, dst.addr, src, n, file, line);
     else
-        mupci_xfer_put((int)dst.thread, dst.addr, src, n);
+        uncached_put(dst, src, n);
     if (strict && !local)
         mupci_xfer_fence(); /* a strict write is complete before the next access */
     MUPCI_GASP_EVENT(GASP_UPC_PUT, GASP_END, local, file, line, !strict, &dst, src, n);
@@ -110,7 +129,7 @@ void mupc_memget(void *dst, mupc_ptr_t src, size_t n, const char *file, int line
         if (local)
             memcpy(dst, mupci_segment_addr(src.addr), n);
         else
-            mupci_xfer_get(dst, (int)src.thread, src.addr, n);
+            uncached_get(dst, src, n);
     }
     MUPCI_GASP_EVENT(GASP_UPC_MEMGET, GASP_END, local, file, line, dst, &src, n);
 }
@@ -124,7 +143,7 @@ void mupc_memput(mupc_ptr_t dst, const void *src, size_t n, const char *file, in
         if (local)
             memcpy(mupci_segment_addr(dst.addr), src, n);
         else
-            mupci_xfer_put((int)dst.thread, dst.addr, src, n);
+            uncached_put(dst, src, n);
     }
     MUPCI_GASP_EVENT(GASP_UPC_MEMPUT, GASP_END, local, file, line, &dst, src, n);
 }
@@ -136,6 +155,8 @@ void mupc_memcpy(mupc_ptr_t dst, mupc_ptr_t src, size_t n, const char *file, int
     if (n > 0) {
         check_ptr("upc_memcpy (destination)", dst, n, file, line);
         check_ptr("upc_memcpy (source)", src, n, file, line);
+        mupci_rcache_before_read((int)src.thread, src.addr, n);
+        mupci_rcache_before_write((int)dst.thread, dst.addr, n);
         if (local)
             memmove(mupci_segment_addr(dst.addr), mupci_segment_addr(src.addr), n);
         else if (is_local(src))
@@ -154,10 +175,12 @@ void mupc_memset(mupc_ptr_t dst, int c, size_t n, const char *file, int line)
     MUPCI_GASP_EVENT(GASP_UPC_MEMSET, GASP_START, local, file, line, &dst, c, n);
     if (n > 0) {
         check_ptr("upc_memset", dst, n, file, line);
-        if (local)
+        if (local) {
             memset(mupci_segment_addr(dst.addr), c, n);
-        else
+        } else {
+            mupci_rcache_before_write((int)dst.thread, dst.addr, n);
             mupci_xfer_memset((int)dst.thread, dst.addr, c, n);
+        }
     }
     MUPCI_GASP_EVENT(GASP_UPC_MEMSET, GASP_END, local, file, line, &dst, c, n);
 }
@@ -173,10 +196,12 @@ mupc_handle_t mupc_get_nb(void *dst, mupc_ptr_t src, size_t n, const char *file,
     MUPCI_GASP_EVENT(GASP_UPC_NB_GET_INIT, GASP_START, local, file, line, 1, dst, &src, n);
     if (n > 0) {
         check_ptr("non-blocking get", src, n, file, line);
-        if (local)
+        if (local) {
             memcpy(dst, mupci_segment_addr(src.addr), n);
-        else
+        } else {
+            mupci_rcache_before_read((int)src.thread, src.addr, n);
             h = mupci_xfer_get_nb(dst, (int)src.thread, src.addr, n);
+        }
     }
     MUPCI_GASP_EVENT(GASP_UPC_NB_GET_INIT, GASP_END, local, file, line, 1, dst, &src, n,
                      (gasp_upc_nb_handle_t)h);
@@ -190,10 +215,12 @@ mupc_handle_t mupc_put_nb(mupc_ptr_t dst, const void *src, size_t n, const char 
     MUPCI_GASP_EVENT(GASP_UPC_NB_PUT_INIT, GASP_START, local, file, line, 1, &dst, src, n);
     if (n > 0) {
         check_ptr("non-blocking put", dst, n, file, line);
-        if (local)
+        if (local) {
             memcpy(mupci_segment_addr(dst.addr), src, n);
-        else
+        } else {
+            mupci_rcache_before_write((int)dst.thread, dst.addr, n);
             h = mupci_xfer_put_nb((int)dst.thread, dst.addr, src, n);
+        }
     }
     MUPCI_GASP_EVENT(GASP_UPC_NB_PUT_INIT, GASP_END, local, file, line, 1, &dst, src, n,
                      (gasp_upc_nb_handle_t)h);
@@ -232,6 +259,6 @@ int mupc_sync_attempt(mupc_handle_t h, const char *file, int line)
 void mupc_fence(const char *file, int line)
 {
     MUPCI_GASP_EVENT(GASP_UPC_FENCE, GASP_START, 0, file, line);
-    mupci_xfer_fence();
+    mupci_fence(file, line);
     MUPCI_GASP_EVENT(GASP_UPC_FENCE, GASP_END, 0, file, line);
 }

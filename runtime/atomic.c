@@ -10,6 +10,7 @@
 #include "atomic_ops.h"
 #include "engine.h"
 #include "fatal.h"
+#include "rcache.h"
 #include "rendezvous.h"
 #include "request.h"
 #include "segment.h"
@@ -58,6 +59,8 @@ static void run_atomic(int type, int op, mupc_ptr_t target, const void *op1, con
         memcpy(operands + n, op2, n);
     mupci_msg_t m = {MUPCI_MSG_ATOMIC, pack_flags(type, op), 0, target.addr, 2 * n};
     mupci_reply_t r;
+    /* In order with this thread's cached accesses to the same bytes. */
+    mupci_rcache_before_write((int)target.thread, target.addr, n);
     mupci_request((int)target.thread, &m, operands, 2 * n, &r);
     if (fetch)
         memcpy(fetch, r.word, n);
@@ -144,10 +147,10 @@ void mupc_atomic(upc_atomicdomain_t *d, void *fetch, upc_op_t op, mupc_ptr_t tar
     check_domain(what, d, op, op1, op2, file, line);
     check_target(what, d->type, target, file, line);
     if (strict)
-        mupci_xfer_fence();
+        mupci_fence(file, line);
     run_atomic(d->type, op, target, op1, op2, fetch);
     if (strict)
-        mupci_xfer_fence();
+        mupci_fence(file, line);
 }
 
 int upc_atomic_isfast(upc_type_t type, upc_op_t ops, mupc_ptr_t addr)

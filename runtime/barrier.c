@@ -16,6 +16,7 @@
 #include "barrier.h"
 #include "engine.h"
 #include "fatal.h"
+#include "rcache.h"
 #include "gasp_hooks.h"
 #include "xfer.h"
 
@@ -131,7 +132,7 @@ static void notify(int named, int value, const char *what, const char *file, int
                        "%s: this thread already called upc_notify; call upc_wait before the "
                        "next upc_notify or upc_barrier (split-phase barriers cannot nest)",
                        what);
-    mupci_xfer_fence();
+    mupci_fence(file, line);
     mine = (name_info_t){named != 0, value, me, 0, 0, 0};
     mupci_engine_lock();
     epoch++;
@@ -178,7 +179,9 @@ static void wait_phase(int named, int value, const char *what, const char *file,
         name_info_t r = {1, result.value, result.thread, 1, value, me};
         report_mismatch(&r, what, file, line);
     }
-    /* The remote-reference cache (issue 4) is invalidated here. */
+    /* Lines fetched between notify and wait may predate other threads'
+     * writes before their notify. */
+    mupci_rcache_invalidate(file, line);
 }
 
 void mupci_barrier_internal(const char *what, const char *file, int line)

@@ -13,9 +13,10 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <unistd.h>
 
-typedef enum { KIND_SIZE, KIND_INT } kind_t;
+typedef enum { KIND_SIZE, KIND_INT, KIND_BOOL } kind_t;
 
 typedef struct setting {
     const char *name;
@@ -55,6 +56,19 @@ static const setting_t settings[MUPCI_CONFIG_KEYS] = {
      * with 1000 (bench/idle, mark 0.2), 0.09-0.10 with 2000. */
     {"verbose", KIND_INT, 0, 0, 2, 0, FIELD(verbose),
      "1: thread 0 prints the settings at start-up"},
+    /* The remote reference cache (cache/README.md).  HP-UPC's defaults
+     * (1K lines, 256 sets); seed 004 §5.4 finds more than 64 sets rarely
+     * helps reads, but write-heavy programs gain from larger tables. */
+    {"cache", KIND_BOOL, 1, 0, 1, 0, FIELD(cache),
+     "cache relaxed remote scalar accesses (noncoherent, write-back, invalidated at fences)"},
+    {"cache_line_size", KIND_SIZE, 1 * KiB, 64, 2 * KiB, 1, FIELD(cache_line_size),
+     "bytes per cache line: long lines serve vector-like access, short ones random access"},
+    {"cache_sets", KIND_INT, 256, 16, 1024, 1, FIELD(cache_sets),
+     "direct-mapped lines per remote thread"},
+    {"victim_cache_lines", KIND_INT, 8, 0, 64, 0, FIELD(victim_cache_lines),
+     "fully-associative victim cache of lines evicted by conflicts (0: none)"},
+    {"cache_stats", KIND_BOOL, 0, 0, 1, 0, FIELD(cache_stats),
+     "on: every thread prints its cache statistics at exit"},
 };
 
 static void say(char *err, size_t errlen, const char *fmt, ...)
@@ -86,12 +100,18 @@ static void format_value(char *buf, size_t len, const setting_t *s, long long v)
 {
     if (s->kind == KIND_SIZE)
         format_size(buf, len, v);
+    else if (s->kind == KIND_BOOL)
+        snprintf(buf, len, "%s", v ? "on" : "off");
     else
         snprintf(buf, len, "%lld", v);
 }
 
 static void format_allowed(char *buf, size_t len, const setting_t *s)
 {
+    if (s->kind == KIND_BOOL) {
+        snprintf(buf, len, "on or off (also yes/no, true/false, 1/0)");
+        return;
+    }
     char lo[32], hi[32];
     format_value(lo, sizeof lo, s, s->min);
     format_value(hi, sizeof hi, s, s->max);
@@ -101,8 +121,23 @@ static void format_allowed(char *buf, size_t len, const setting_t *s)
 
 /* Parse "123", "-4", "64K", "2m".  Returns 0, or -1 when it is not a number
  * (or overflows, reported the same way since no range allows it). */
+static int parse_bool(const char *text, long long *out)
+{
+    static const char *const words[][2] = {
+        {"off", "on"}, {"no", "yes"}, {"false", "true"}, {"0", "1"}};
+    for (size_t i = 0; i < sizeof words / sizeof words[0]; i++)
+        for (int v = 0; v < 2; v++)
+            if (strcasecmp(text, words[i][v]) == 0) {
+                *out = v;
+                return 0;
+            }
+    return -1;
+}
+
 static int parse_number(const char *text, kind_t kind, long long *out)
 {
+    if (kind == KIND_BOOL)
+        return parse_bool(text, out);
     errno = 0;
     char *end;
     long long v = strtoll(text, &end, 10);
@@ -181,7 +216,8 @@ int mupci_config_set(mupci_config_t *cfg, const char *key, const char *value,
     long long v;
     if (parse_number(value, s->kind, &v) != 0) {
         say(err, errlen, "%s: %s: '%s' is not %s; allowed: %s", origin, key, value,
-            s->kind == KIND_SIZE ? "a size" : "an integer", allowed);
+            s->kind == KIND_SIZE ? "a size" : s->kind == KIND_BOOL ? "on or off" : "an integer",
+            allowed);
         return -1;
     }
     if (v < s->min || v > s->max) {

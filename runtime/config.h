@@ -14,7 +14,7 @@
 #include <stddef.h>
 #include <stdio.h>
 
-enum { MUPCI_CONFIG_KEYS = 10, MUPCI_CONFIG_ORIGIN_MAX = 160 };
+enum { MUPCI_CONFIG_KEYS = 15, MUPCI_CONFIG_ORIGIN_MAX = 160 };
 
 typedef struct mupci_config {
     size_t segment_size;   /* shared segment per UPC thread, bytes */
@@ -27,6 +27,11 @@ typedef struct mupci_config {
     int yield_window_us;   /* yielding window before sleeping */
     int idle_sleep_max_us; /* longest idle sleep */
     int verbose;           /* 1: print the settings at start-up */
+    int cache;             /* 1: relaxed remote scalar accesses are cached */
+    size_t cache_line_size; /* bytes per line, a power of two */
+    int cache_sets;        /* lines per remote thread, a power of two */
+    int victim_cache_lines; /* fully-associative victim entries */
+    int cache_stats;       /* 1: print statistics at exit */
     /* where each value came from, in table order: "default",
      * "FILE:LINE" or "environment MUPC_KEY" */
     char origin[MUPCI_CONFIG_KEYS][MUPCI_CONFIG_ORIGIN_MAX];

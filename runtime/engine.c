@@ -343,7 +343,8 @@ void mupci_engine_send(int dest, const mupci_msg_t *hdr, const void *payload, si
             mupci_fatal("internal error: %zu-byte payload exceeds batch_size %zu", len,
                         cfg->batch_size);
     }
-    if (hdr->type != MUPCI_MSG_PUT && hdr->type != MUPCI_MSG_MEMSET) {
+    if (hdr->type != MUPCI_MSG_PUT && hdr->type != MUPCI_MSG_MEMSET &&
+        hdr->type != MUPCI_MSG_PUT_MASKED) {
         b->urgent = 1;
         if (!b->listed) {
             b->listed = 1;

@@ -18,6 +18,7 @@
 #include "lock.h"
 #include "engine.h"
 #include "fatal.h"
+#include "rcache.h"
 #include "gasp_hooks.h"
 #include "rendezvous.h"
 #include "request.h"
@@ -273,7 +274,7 @@ static int acquire(const char *what, mupc_lock_t l, int attempt, const char *fil
                        "%s: this thread already holds the lock (host thread %u); UPC locks are "
                        "not recursive, so this would wait forever",
                        what, l.thread);
-    mupci_xfer_fence(); /* acquire is a consistency point */
+    mupci_fence(file, line); /* acquire is a consistency point */
     mupci_msg_t m = {MUPCI_MSG_LOCK, (uint16_t)attempt, 0, l.addr, 0};
     mupci_reply_t r;
     mupci_request((int)l.thread, &m, NULL, 0, &r);
@@ -316,7 +317,7 @@ void mupc_unlock(mupc_lock_t l, const char *file, int line)
                        "the thread that acquired a lock may release it",
                        l.thread);
     held[i] = held[--nheld];
-    mupci_xfer_fence(); /* the critical section's writes are applied (Table 4.1) */
+    mupci_fence(file, line); /* the critical section's writes are applied (Table 4.1) */
     mupci_msg_t m = {MUPCI_MSG_UNLOCK, 0, 0, l.addr, 0};
     mupci_engine_lock();
     mupci_post_locked((int)l.thread, &m, NULL, 0);

@@ -22,7 +22,8 @@ int mupci_msg_has_payload(unsigned type)
 {
     return type == MUPCI_MSG_GET_REPLY || type == MUPCI_MSG_PUT ||
            type == MUPCI_MSG_BARRIER_UP || type == MUPCI_MSG_BARRIER_DOWN ||
-           type == MUPCI_MSG_RV_ARRIVE || type == MUPCI_MSG_ATOMIC;
+           type == MUPCI_MSG_RV_ARRIVE || type == MUPCI_MSG_ATOMIC ||
+           type == MUPCI_MSG_PUT_MASKED;
 }
 
 static size_t pad8(size_t n) { return (n + 7) & ~(size_t)7; }
@@ -45,6 +46,8 @@ int mupci_msg_append(void *buf, size_t cap, size_t *used, const mupci_msg_t *hdr
 
 static size_t payload_length(const mupci_msg_t *hdr)
 {
+    if (hdr->type == MUPCI_MSG_PUT_MASKED) /* one mask word per 64 data bytes */
+        return hdr->size > SIZE_MAX / 2 ? SIZE_MAX : (size_t)hdr->size + (size_t)hdr->size / 64 * sizeof(uint64_t);
     return mupci_msg_has_payload(hdr->type) ? (size_t)hdr->size : 0;
 }
 

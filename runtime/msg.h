@@ -23,6 +23,7 @@
     X(PUT, "store the payload at `offset`")                                             \
     X(PUT_LARGE, "receive `size` bytes at `offset` as fragments with op's data tag")    \
     X(MEMSET, "fill `size` bytes at `offset` with the byte `op`")                       \
+    X(PUT_MASKED, "store the `size` data bytes after the mask words whose bits are set") \
     X(ACK_REQ, "reply ACK(op) once every earlier message from this source is applied") \
     X(ACK, "one acknowledgement for the requester's op `op`")                           \
     X(BARRIER_UP, "child arrived at barrier epoch `offset`; payload: name info")        \

@@ -24,6 +24,7 @@
 #include "gasp_hooks.h"
 #include "lock.h"
 #include "mupc.h"
+#include "rcache.h"
 #include "rendezvous.h"
 #include "segment.h"
 #include "xfer.h"
@@ -241,6 +242,7 @@ static void start_runtime(void)
     mupci_rv_init(mupc_threads);
     mupci_alloc_init(&config);
     mupci_lock_init();
+    mupci_rcache_init(&config, mupc_threads);
     install_signal_handlers();
     on_exit(exit_hook, NULL);
     if (config.verbose && mupc_mythread == 0) {
@@ -267,6 +269,7 @@ int main(int argc, char **argv)
     if (atomic_load(&main_returned)) {
         MUPCI_PT(pthread_join(compute_thread, NULL));
         finish_runtime();
+        mupci_rcache_finalize();
         mupci_lock_finalize();
         mupci_alloc_finalize();
         mupci_segment_finalize();

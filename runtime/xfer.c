@@ -15,6 +15,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* Largest masked put message: 32 words = a 2K line (the largest allowed). */
+#define MUPCI_MASKED_PIECE_WORDS 32
+
 static char *written; /* written[t]: puts to t since the last fence */
 static int nthreads;
 
@@ -120,6 +123,26 @@ void mupci_xfer_put(int thread, uint64_t offset, const void *src, size_t n)
 uint64_t mupci_xfer_put_nb(int thread, uint64_t offset, const void *src, size_t n)
 {
     return mupci_op_handle(start_put(thread, offset, src, n, 1));
+}
+
+void mupci_xfer_put_masked(int thread, uint64_t offset, const void *src, const uint64_t *mask,
+                           size_t n)
+{
+    /* Pieces of whole 64-byte words, each mask and data inline in one message. */
+    size_t words_per_msg = mupci_engine_inline_max() / (64 + sizeof(uint64_t));
+    unsigned char buf[MUPCI_MASKED_PIECE_WORDS * (64 + sizeof(uint64_t))];
+    if (words_per_msg > MUPCI_MASKED_PIECE_WORDS)
+        words_per_msg = MUPCI_MASKED_PIECE_WORDS;
+    mupci_engine_lock();
+    written[thread] = 1;
+    for (size_t w = 0; w < n / 64; w += words_per_msg) {
+        size_t k = n / 64 - w < words_per_msg ? n / 64 - w : words_per_msg;
+        memcpy(buf, mask + w, k * sizeof(uint64_t));
+        memcpy(buf + k * sizeof(uint64_t), (const char *)src + w * 64, k * 64);
+        send_msg(thread, MUPCI_MSG_PUT_MASKED, 0, offset + w * 64, k * 64, buf,
+                 k * (64 + sizeof(uint64_t)));
+    }
+    mupci_engine_unlock();
 }
 
 void mupci_xfer_memset(int thread, uint64_t offset, int c, size_t n)
@@ -234,6 +257,26 @@ void mupci_handle_PUT_LARGE(int src, const mupci_msg_t *m, const void *payload, 
     check_incoming(src, m);
     mupci_engine_recv_data_now(mupci_segment_addr(m->offset), (size_t)m->size, src,
                                MUPCI_TAG_PUT_DATA(m->op));
+}
+
+void mupci_handle_PUT_MASKED(int src, const mupci_msg_t *m, const void *payload, size_t len)
+{
+    check_incoming(src, m);
+    size_t words = (size_t)m->size / 64;
+    const unsigned char *data = (const unsigned char *)payload + words * sizeof(uint64_t);
+    unsigned char *dst = mupci_segment_addr(m->offset);
+    for (size_t w = 0; w < words; w++) {
+        uint64_t bits;
+        memcpy(&bits, (const unsigned char *)payload + w * sizeof bits, sizeof bits);
+        if (bits == ~(uint64_t)0) {
+            memcpy(dst + w * 64, data + w * 64, 64);
+            continue;
+        }
+        for (; bits != 0; bits &= bits - 1) {
+            int i = __builtin_ctzll(bits);
+            dst[w * 64 + (size_t)i] = data[w * 64 + (size_t)i];
+        }
+    }
 }
 
 void mupci_handle_MEMSET(int src, const mupci_msg_t *m, const void *payload, size_t len)

@@ -18,6 +18,10 @@ void mupci_xfer_get(void *dst, int thread, uint64_t offset, size_t n);
 /* Relaxed put: `src` may be reused on return; applied at the target later,
  * in order with this thread's later accesses to that target. */
 void mupci_xfer_put(int thread, uint64_t offset, const void *src, size_t n);
+/* Relaxed put of the bytes of src[0, n) whose bit is set in mask (bit i of
+ * word i/64 = byte i; n a multiple of 64): a cache write-back. */
+void mupci_xfer_put_masked(int thread, uint64_t offset, const void *src, const uint64_t *mask,
+                           size_t n);
 void mupci_xfer_memset(int thread, uint64_t offset, int c, size_t n);
 /* Shared-to-shared copy between any two threads (either may be remote). */
 void mupci_xfer_copy(int dst_thread, uint64_t dst_offset, int src_thread, uint64_t src_offset,

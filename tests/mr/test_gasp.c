@@ -39,6 +39,8 @@ struct _gasp_context_S {
     int exit_start, exit_end;
     int n;
     record_t log[64];
+    int cache_n;         /* cache events are kept apart, with their */
+    record_t cache[16];  /* position in log (a[2]) */
 };
 static struct _gasp_context_S tool = {.on = 1, .next_user = GASP_UPC_USEREVT_START + 100};
 static int main_started, main_finished;
@@ -140,6 +142,14 @@ static void decode(record_t *r, va_list ap)
         if (r->tag == GASP_UPC_LOCK_ATTEMPT && r->type == GASP_END)
             r->a[0] = va_arg(ap, int);
         break;
+    case GASP_UPC_CACHE_MISS:
+        r->a[0] = (long long)va_arg(ap, size_t);
+        r->a[1] = (long long)va_arg(ap, size_t);
+        break;
+    case GASP_UPC_CACHE_HIT:
+    case GASP_UPC_CACHE_INVALIDATE:
+        r->a[0] = (long long)va_arg(ap, size_t);
+        break;
     default:
         if (r->tag >= GASP_UPC_USEREVT_START)
             r->a[0] = va_arg(ap, int);
@@ -154,15 +164,26 @@ void gasp_event_notifyVA(gasp_context_t c, unsigned int tag, gasp_evttype_t type
         c->exit_end += type == GASP_END;
         return;
     }
-    if (c->n == (int)(sizeof c->log / sizeof c->log[0]))
-        return;
-    record_t *r = &c->log[c->n++];
+    int cache_event = tag == GASP_UPC_CACHE_MISS || tag == GASP_UPC_CACHE_HIT ||
+                      tag == GASP_UPC_CACHE_INVALIDATE;
+    record_t *r;
+    if (cache_event) {
+        if (c->cache_n == (int)(sizeof c->cache / sizeof c->cache[0]))
+            return;
+        r = &c->cache[c->cache_n++];
+    } else {
+        if (c->n == (int)(sizeof c->log / sizeof c->log[0]))
+            return;
+        r = &c->log[c->n++];
+    }
     memset(r, 0, sizeof *r);
     r->tag = tag;
     r->type = type;
     snprintf(r->file, sizeof r->file, "%s", file ? file : "(null)");
     r->line = line;
     decode(r, ap);
+    if (cache_event)
+        r->a[2] = c->n; /* how many other events came before it */
 }
 
 void gasp_event_notify(gasp_context_t c, unsigned int tag, gasp_evttype_t type, const char *file,
@@ -297,6 +318,62 @@ static void synchronization(void)
     expect_pair(GASP_UPC_FENCE, 31, reported(GASP_UPC_FENCE, 0));
 }
 
+/* The one cache event of the last access: `tag` at test.upc:line, between
+ * the access's start and end (seed 001 §5.4.7); NULL if filtered out. */
+static record_t *expect_cache_event(unsigned int tag, int line, int want)
+{
+    const char *name = mupc_gasp_event_name(tag);
+    if (!want) {
+        CHECK(tool.cache_n == 0, "%s is filtered out, yet %d cache events arrived", name,
+              tool.cache_n);
+        return NULL;
+    }
+    CHECK(tool.cache_n == 1, "%s: %d cache events, want 1", name, tool.cache_n);
+    record_t *r = &tool.cache[0];
+    CHECK(r->tag == tag, "cache event is %s, want %s", mupc_gasp_event_name(r->tag), name);
+    CHECK(r->type == GASP_ATOMIC, "%s: type %d, want GASP_ATOMIC", name, (int)r->type);
+    CHECK(strcmp(r->file, "test.upc") == 0 && r->line == line, "%s at %s:%d, want test.upc:%d",
+          name, r->file, r->line, line);
+    CHECK(r->a[2] == 1, "%s came after %lld events, want between start and end", name, r->a[2]);
+    return r;
+}
+
+/* Relaxed remote accesses through the cache (seed 001 Table 9). */
+static void cache_events(void)
+{
+    mupc_cache_stats_t stats;
+    if (THREADS == 1 || !mupc_cache_stats(&stats))
+        return;
+    mupc_ptr_t p = MUPC_ELEM(data, (size_t)((MYTHREAD + 1) % THREADS) * 64 + 5);
+    mupc_fence("test.upc", 59); /* start with an empty cache */
+    tool.n = tool.cache_n = 0;
+    (void)mupc_get_long(p, MUPC_RELAXED, "test.upc", 60);
+    expect_pair(GASP_UPC_GET, 60, reported(GASP_UPC_GET, 0));
+    record_t *r = expect_cache_event(GASP_UPC_CACHE_MISS, 60, listed(GASP_UPC_CACHE_MISS));
+    if (r) {
+        CHECK_EQ_LL(r->a[0], sizeof(long));
+        CHECK(r->a[1] >= 64, "CACHE_MISS brought %lld bytes, want a line", r->a[1]);
+    }
+    tool.n = tool.cache_n = 0;
+    (void)mupc_get_long(p, MUPC_RELAXED, "test.upc", 61);
+    r = expect_cache_event(GASP_UPC_CACHE_HIT, 61, listed(GASP_UPC_CACHE_HIT));
+    if (r)
+        CHECK_EQ_LL(r->a[0], sizeof(long));
+    tool.n = tool.cache_n = 0;
+    mupc_put_short(p, 3, MUPC_RELAXED, "test.upc", 62);
+    expect_pair(GASP_UPC_PUT, 62, reported(GASP_UPC_PUT, 0));
+    r = expect_cache_event(GASP_UPC_CACHE_HIT, 62, listed(GASP_UPC_CACHE_HIT));
+    if (r)
+        CHECK_EQ_LL(r->a[0], sizeof(short));
+    tool.n = tool.cache_n = 0;
+    mupc_fence("test.upc", 63);
+    expect_pair(GASP_UPC_FENCE, 63, reported(GASP_UPC_FENCE, 0));
+    r = expect_cache_event(GASP_UPC_CACHE_INVALIDATE, 63, listed(GASP_UPC_CACHE_INVALIDATE));
+    if (r)
+        CHECK_EQ_LL(r->a[0], 1); /* one dirty line written back */
+    upc_barrier(); /* nobody reads data while others still write it */
+}
+
 static void heap_and_locks(void)
 {
     tool.n = 0;
@@ -371,6 +448,7 @@ int main(void)
         nonblocking(t);
     }
     synchronization();
+    cache_events();
     heap_and_locks();
     control_and_user_events();
     CHECK(pupc_ticks_to_ns(pupc_ticks_now()) > 0 && pupc_tick_granularityus() > 0,

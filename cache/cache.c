@@ -1,0 +1,419 @@
+/*
+ * cache.c -- direct-mapped, write-back remote reference cache with a victim
+ * cache and per-byte dirty masks.  See cache.h for the policies.
+ */
+#include "cache.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#define NO_TAG UINT64_MAX
+
+typedef struct line {
+    uint64_t tag;            /* offset of the line's first byte; NO_TAG: empty */
+    int thread;              /* whose segment the line caches */
+    int full;                /* every byte valid (fetched); else only dirty ones */
+    int dirty;               /* some bit of mask is set */
+    int listed;              /* recorded in cache->listed */
+    unsigned long long used; /* victim entries: last use, for replacement */
+    unsigned char *data;
+    uint64_t *mask;          /* bit i of word i/64: byte i written by this thread */
+} line_t;
+
+struct mupci_cache {
+    mupci_cache_geometry_t g;
+    mupci_cache_transport_t t;
+    unsigned shift;     /* log2(line_size) */
+    size_t words;       /* mask words per line */
+    line_t *table;      /* threads * sets, thread-major */
+    line_t *victims;    /* victim_lines entries */
+    int *resident;      /* per thread: lines (table and victim) holding its data */
+    line_t **listed;    /* every line that may hold data, for invalidation */
+    size_t nlisted;
+    unsigned char *scratch; /* a fetched line, merged under dirty bytes */
+    unsigned long long clock;
+    mupci_cache_stats_t stats;
+    unsigned char *data_pool;
+    uint64_t *mask_pool;
+};
+
+/* ---------------------------------------------------------------- */
+/* Creation                                                          */
+/* ---------------------------------------------------------------- */
+
+mupci_cache_t *mupci_cache_create(const mupci_cache_geometry_t *g,
+                                  const mupci_cache_transport_t *t)
+{
+    mupci_cache_t *c = calloc(1, sizeof *c);
+    if (!c)
+        return NULL;
+    c->g = *g;
+    c->t = *t;
+    while (((size_t)1 << c->shift) < g->line_size)
+        c->shift++;
+    c->words = g->line_size / 64;
+    size_t nlines = (size_t)g->threads * (size_t)g->sets + (size_t)g->victim_lines;
+    /* calloc'd pools are mapped lazily: tables of threads never accessed
+     * cost address space, not memory. */
+    c->data_pool = calloc(nlines, g->line_size);
+    c->mask_pool = calloc(nlines * c->words, sizeof(uint64_t));
+    c->table = calloc(nlines, sizeof(line_t));
+    c->listed = calloc(nlines, sizeof(line_t *));
+    c->resident = calloc((size_t)g->threads, sizeof(int));
+    c->scratch = malloc(g->line_size);
+    if (!c->data_pool || !c->mask_pool || !c->table || !c->listed || !c->resident ||
+        !c->scratch) {
+        mupci_cache_destroy(c);
+        return NULL;
+    }
+    c->victims = c->table + (size_t)g->threads * (size_t)g->sets;
+    for (size_t i = 0; i < nlines; i++) {
+        c->table[i].tag = NO_TAG;
+        c->table[i].data = c->data_pool + i * g->line_size;
+        c->table[i].mask = c->mask_pool + i * c->words;
+    }
+    return c;
+}
+
+void mupci_cache_destroy(mupci_cache_t *c)
+{
+    if (!c)
+        return;
+    free(c->data_pool);
+    free(c->mask_pool);
+    free(c->table);
+    free(c->listed);
+    free(c->resident);
+    free(c->scratch);
+    free(c);
+}
+
+size_t mupci_cache_line_size(const mupci_cache_t *c) { return c->g.line_size; }
+const mupci_cache_stats_t *mupci_cache_stats(const mupci_cache_t *c) { return &c->stats; }
+void mupci_cache_stats_reset(mupci_cache_t *c) { memset(&c->stats, 0, sizeof c->stats); }
+
+/* ---------------------------------------------------------------- */
+/* Line states                                                       */
+/* ---------------------------------------------------------------- */
+
+static inline int present(const line_t *l) { return l->tag != NO_TAG; }
+
+static void make_present(mupci_cache_t *c, line_t *l, int thread, uint64_t tag)
+{
+    l->tag = tag;
+    l->thread = thread;
+    l->full = 0;
+    c->resident[thread]++;
+    if (!l->listed) {
+        l->listed = 1;
+        c->listed[c->nlisted++] = l;
+    }
+}
+
+static void make_empty(mupci_cache_t *c, line_t *l)
+{
+    if (!present(l))
+        return;
+    c->resident[l->thread]--;
+    l->tag = NO_TAG;
+    l->full = 0;
+    if (l->dirty)
+        memset(l->mask, 0, c->words * sizeof(uint64_t));
+    l->dirty = 0;
+}
+
+/* Exchange what two line slots hold (pointers, not bytes). */
+static void swap_lines(mupci_cache_t *c, line_t *a, line_t *b)
+{
+    line_t tmp = *a;
+    int a_listed = a->listed, b_listed = b->listed;
+    *a = *b;
+    *b = tmp;
+    a->listed = a_listed;
+    b->listed = b_listed;
+    line_t *both[2] = {a, b};
+    for (int i = 0; i < 2; i++)
+        if (present(both[i]) && !both[i]->listed) {
+            both[i]->listed = 1;
+            c->listed[c->nlisted++] = both[i];
+        }
+}
+
+/* ---------------------------------------------------------------- */
+/* Write-back                                                        */
+/* ---------------------------------------------------------------- */
+
+/* Send the dirty bytes of a line and mark it clean. */
+static void write_back(mupci_cache_t *c, line_t *l)
+{
+    if (!l->dirty)
+        return;
+    size_t w0 = 0, w1 = c->words - 1, bits = 0;
+    while (l->mask[w0] == 0)
+        w0++;
+    while (l->mask[w1] == 0)
+        w1--;
+    for (size_t w = w0; w <= w1; w++)
+        bits += (size_t)__builtin_popcountll(l->mask[w]);
+    size_t first = w0 * 64 + (size_t)__builtin_ctzll(l->mask[w0]);
+    size_t last = w1 * 64 + 63 - (size_t)__builtin_clzll(l->mask[w1]);
+    if (last - first + 1 == bits) /* one run: a plain put */
+        c->t.put(c->t.ctx, l->thread, l->tag + first, l->data + first, bits);
+    else
+        c->t.put_masked(c->t.ctx, l->thread, l->tag + w0 * 64, l->data + w0 * 64, l->mask + w0,
+                        (w1 - w0 + 1) * 64);
+    memset(l->mask, 0, c->words * sizeof(uint64_t));
+    l->dirty = 0;
+    c->stats.writebacks++;
+    c->stats.bytes_written_back += bits;
+}
+
+/* The line leaves the cache. */
+static void evict(mupci_cache_t *c, line_t *l)
+{
+    write_back(c, l);
+    make_empty(c, l);
+    c->stats.evictions++;
+}
+
+/* ---------------------------------------------------------------- */
+/* Victim cache                                                      */
+/* ---------------------------------------------------------------- */
+
+static line_t *victim_find(mupci_cache_t *c, int thread, uint64_t tag)
+{
+    for (int i = 0; i < c->g.victim_lines; i++)
+        if (c->victims[i].tag == tag && c->victims[i].thread == thread)
+            return &c->victims[i];
+    return NULL;
+}
+
+/* An empty victim entry, making one from the least recently used. */
+static line_t *victim_free_entry(mupci_cache_t *c)
+{
+    line_t *oldest = &c->victims[0];
+    for (int i = 0; i < c->g.victim_lines; i++) {
+        if (!present(&c->victims[i]))
+            return &c->victims[i];
+        if (c->victims[i].used < oldest->used)
+            oldest = &c->victims[i];
+    }
+    evict(c, oldest);
+    return oldest;
+}
+
+/* A table line is needed for other data: its contents move to the victim
+ * cache, or leave the cache when there is none. */
+static void displace(mupci_cache_t *c, line_t *l)
+{
+    if (!present(l))
+        return;
+    if (c->g.victim_lines == 0) {
+        evict(c, l);
+        return;
+    }
+    line_t *v = victim_free_entry(c);
+    swap_lines(c, v, l);
+    v->used = ++c->clock;
+}
+
+/* ---------------------------------------------------------------- */
+/* Lookup                                                            */
+/* ---------------------------------------------------------------- */
+
+static inline line_t *set_of(mupci_cache_t *c, int thread, uint64_t offset)
+{
+    size_t set = (size_t)(offset >> c->shift) & (size_t)(c->g.sets - 1);
+    return &c->table[(size_t)thread * (size_t)c->g.sets + set];
+}
+
+/* The table line holding the line of `offset`, placing it if needed
+ * (*placed = 1 then; its bytes are not valid yet). */
+static line_t *locate(mupci_cache_t *c, int thread, uint64_t offset, int *placed)
+{
+    uint64_t tag = offset & ~(uint64_t)(c->g.line_size - 1);
+    line_t *l = set_of(c, thread, offset);
+    *placed = 0;
+    if (l->tag == tag)
+        return l;
+    line_t *v = c->g.victim_lines ? victim_find(c, thread, tag) : NULL;
+    if (v) { /* the incumbent, if any, takes the victim's place */
+        swap_lines(c, v, l);
+        v->used = ++c->clock;
+        c->stats.victim_hits++;
+        return l;
+    }
+    displace(c, l);
+    make_present(c, l, thread, tag);
+    *placed = 1;
+    return l;
+}
+
+static int bytes_dirty(const line_t *l, size_t at, size_t n)
+{
+    if (!l->dirty)
+        return 0;
+    for (size_t i = at; i < at + n; i++)
+        if (!(l->mask[i / 64] >> (i % 64) & 1))
+            return 0;
+    return 1;
+}
+
+/* Fetch the line from its owner; bytes this thread wrote stay.  Returns
+ * the bytes fetched. */
+static size_t fill(mupci_cache_t *c, line_t *l)
+{
+    uint64_t lo = l->tag > c->g.valid_lo ? l->tag : c->g.valid_lo;
+    uint64_t hi = l->tag + c->g.line_size < c->g.valid_hi ? l->tag + c->g.line_size
+                                                          : c->g.valid_hi;
+    size_t at = (size_t)(lo - l->tag), n = (size_t)(hi - lo);
+    if (!l->dirty) {
+        c->t.fetch(c->t.ctx, l->thread, lo, l->data + at, n);
+    } else {
+        c->t.fetch(c->t.ctx, l->thread, lo, c->scratch + at, n);
+        for (size_t i = at; i < at + n; i++)
+            if (!(l->mask[i / 64] >> (i % 64) & 1))
+                l->data[i] = c->scratch[i];
+    }
+    l->full = 1;
+    c->stats.bytes_fetched += n;
+    return n;
+}
+
+/* ---------------------------------------------------------------- */
+/* Reads and writes                                                  */
+/* ---------------------------------------------------------------- */
+
+static size_t read_in_line(mupci_cache_t *c, int thread, uint64_t offset, void *dst, size_t n)
+{
+    int placed;
+    line_t *l = locate(c, thread, offset, &placed);
+    size_t at = (size_t)(offset - l->tag), fetched = 0;
+    if (!l->full && !bytes_dirty(l, at, n))
+        fetched = fill(c, l);
+    memcpy(dst, l->data + at, n);
+    if (fetched)
+        c->stats.misses++;
+    else
+        c->stats.hits++;
+    return fetched;
+}
+
+static int write_in_line(mupci_cache_t *c, int thread, uint64_t offset, const void *src,
+                         size_t n)
+{
+    int placed;
+    line_t *l = locate(c, thread, offset, &placed);
+    size_t at = (size_t)(offset - l->tag);
+    memcpy(l->data + at, src, n);
+    for (size_t i = at; i < at + n; i++)
+        l->mask[i / 64] |= (uint64_t)1 << (i % 64);
+    l->dirty = 1;
+    if (placed)
+        c->stats.misses++;
+    else
+        c->stats.hits++;
+    return placed;
+}
+
+/* Bytes of [offset, offset+n) that lie in offset's line. */
+static inline size_t first_part(const mupci_cache_t *c, uint64_t offset, size_t n)
+{
+    size_t room = c->g.line_size - (size_t)(offset & (c->g.line_size - 1));
+    return n < room ? n : room;
+}
+
+size_t mupci_cache_read(mupci_cache_t *c, int thread, uint64_t offset, void *dst, size_t n)
+{
+    size_t first = first_part(c, offset, n);
+    size_t fetched = read_in_line(c, thread, offset, dst, first);
+    if (first < n)
+        fetched += read_in_line(c, thread, offset + first, (char *)dst + first, n - first);
+    return fetched;
+}
+
+void mupci_cache_write(mupci_cache_t *c, int thread, uint64_t offset, const void *src, size_t n,
+                       int *allocated)
+{
+    size_t first = first_part(c, offset, n);
+    *allocated = write_in_line(c, thread, offset, src, first);
+    if (first < n)
+        *allocated |= write_in_line(c, thread, offset + first, (const char *)src + first,
+                                    n - first);
+}
+
+/* ---------------------------------------------------------------- */
+/* Accesses that bypass the cache, and fences                        */
+/* ---------------------------------------------------------------- */
+
+static inline int overlaps(const mupci_cache_t *c, const line_t *l, int thread, uint64_t lo,
+                           uint64_t hi)
+{
+    return present(l) && l->thread == thread && l->tag < hi && l->tag + c->g.line_size > lo;
+}
+
+/* Apply `action` to every cached line of `thread` overlapping [lo, hi). */
+static void for_lines_in_range(mupci_cache_t *c, int thread, uint64_t lo, uint64_t hi,
+                               void (*action)(mupci_cache_t *, line_t *))
+{
+    for (int i = 0; i < c->g.victim_lines; i++)
+        if (overlaps(c, &c->victims[i], thread, lo, hi))
+            action(c, &c->victims[i]);
+    uint64_t first = lo >> c->shift, last = (hi - 1) >> c->shift;
+    if (last - first + 1 < (uint64_t)c->g.sets) { /* look up each line of the range */
+        for (uint64_t ln = first; ln <= last; ln++) {
+            line_t *l = set_of(c, thread, ln << c->shift);
+            if (overlaps(c, l, thread, lo, hi))
+                action(c, l);
+        }
+    } else { /* the range covers the table: scan it */
+        line_t *row = &c->table[(size_t)thread * (size_t)c->g.sets];
+        for (int s = 0; s < c->g.sets; s++)
+            if (overlaps(c, &row[s], thread, lo, hi))
+                action(c, &row[s]);
+    }
+}
+
+static void drop(mupci_cache_t *c, line_t *l)
+{
+    write_back(c, l);
+    make_empty(c, l);
+}
+
+void mupci_cache_prepare_read(mupci_cache_t *c, int thread, uint64_t offset, size_t n)
+{
+    if (n > 0 && c->resident[thread] > 0)
+        for_lines_in_range(c, thread, offset, offset + n, write_back);
+}
+
+void mupci_cache_prepare_write(mupci_cache_t *c, int thread, uint64_t offset, size_t n)
+{
+    if (n > 0 && c->resident[thread] > 0)
+        for_lines_in_range(c, thread, offset, offset + n, drop);
+}
+
+size_t mupci_cache_invalidate(mupci_cache_t *c, int *had_lines)
+{
+    size_t dirty = 0, lines = 0;
+    /* Write-backs leave in list order; the transport packs them per
+     * destination (one batched message per remote thread). */
+    for (size_t i = 0; i < c->nlisted; i++) {
+        line_t *l = c->listed[i];
+        l->listed = 0;
+        if (!present(l))
+            continue;
+        lines++;
+        if (l->dirty) {
+            write_back(c, l);
+            dirty++;
+        }
+        make_empty(c, l);
+    }
+    c->nlisted = 0;
+    *had_lines = lines > 0;
+    if (lines > 0) {
+        c->stats.invalidations++;
+        c->stats.lines_invalidated += lines;
+    }
+    return dirty;
+}

@@ -1,0 +1,138 @@
+/*
+ * rcache.c -- the remote reference cache wired to the message engine.
+ */
+#include "rcache.h"
+#include "fatal.h"
+#include "gasp_hooks.h"
+#include "segment.h"
+#include "xfer.h"
+
+#include <stdio.h>
+#include <string.h>
+
+mupci_cache_t *mupci_rcache;
+static int stats_at_exit;
+
+/* ---- transport: the engine's blocking get and relaxed puts ---- */
+
+static void fetch(void *ctx, int thread, uint64_t offset, void *buf, size_t n)
+{
+    mupci_xfer_get(buf, thread, offset, n);
+}
+
+static void put(void *ctx, int thread, uint64_t offset, const void *data, size_t n)
+{
+    mupci_xfer_put(thread, offset, data, n);
+}
+
+static void put_masked(void *ctx, int thread, uint64_t offset, const void *data,
+                       const uint64_t *mask, size_t n)
+{
+    mupci_xfer_put_masked(thread, offset, data, mask, n);
+}
+
+void mupci_rcache_init(const mupci_config_t *cfg, int threads)
+{
+    stats_at_exit = cfg->cache_stats;
+    if (!cfg->cache || threads == 1)
+        return;
+    mupci_cache_geometry_t g = {
+        .threads = threads,
+        .line_size = cfg->cache_line_size,
+        .sets = cfg->cache_sets,
+        .victim_lines = cfg->victim_cache_lines,
+        .valid_lo = MUPCI_SEGMENT_RESERVED,
+        .valid_hi = mupci_segment_bytes,
+    };
+    mupci_cache_transport_t t = {fetch, put, put_masked, NULL};
+    mupci_rcache = mupci_cache_create(&g, &t);
+    if (!mupci_rcache)
+        mupci_fatal("out of memory for the remote reference cache (%d threads x %d sets x "
+                    "%zu-byte lines): lower cache_sets or cache_line_size, or set cache = off",
+                    threads, cfg->cache_sets, cfg->cache_line_size);
+}
+
+static void print_stats(void)
+{
+    mupc_cache_stats_t s;
+    if (!mupc_cache_stats(&s)) {
+        fprintf(stderr, "mupc: thread %d: cache off\n", mupc_mythread);
+        return;
+    }
+    unsigned long long accesses = s.hits + s.misses;
+    fprintf(stderr,
+            "mupc: thread %d: cache: %llu accesses, %llu hits (%.1f%%), %llu misses, "
+            "%llu victim hits, %llu evictions, %llu write-backs, %llu invalidations "
+            "(%llu lines), %llu bytes fetched, %llu bytes written back\n",
+            mupc_mythread, accesses, s.hits, accesses ? 100.0 * (double)s.hits / (double)accesses : 0.0,
+            s.misses, s.victim_hits, s.evictions, s.writebacks, s.invalidations,
+            s.lines_invalidated, s.bytes_fetched, s.bytes_written_back);
+}
+
+void mupci_rcache_finalize(void)
+{
+    if (stats_at_exit)
+        print_stats();
+    mupci_cache_destroy(mupci_rcache);
+    mupci_rcache = NULL;
+}
+
+/* ---- accesses ---- */
+
+void mupci_rcache_get(void *dst, int thread, uint64_t offset, size_t n, const char *file,
+                      int line)
+{
+    size_t fetched = mupci_cache_read(mupci_rcache, thread, offset, dst, n);
+    if (fetched)
+        MUPCI_GASP_EVENT(GASP_UPC_CACHE_MISS, GASP_ATOMIC, 0, file, line, n, fetched);
+    else
+        MUPCI_GASP_EVENT(GASP_UPC_CACHE_HIT, GASP_ATOMIC, 0, file, line, n);
+}
+
+void mupci_rcache_put(int thread, uint64_t offset, const void *src, size_t n, const char *file,
+                      int line)
+{
+    int allocated;
+    mupci_cache_write(mupci_rcache, thread, offset, src, n, &allocated);
+    /* A write miss places the line without fetching it (cache.h). */
+    if (allocated)
+        MUPCI_GASP_EVENT(GASP_UPC_CACHE_MISS, GASP_ATOMIC, 0, file, line, n, (size_t)0);
+    else
+        MUPCI_GASP_EVENT(GASP_UPC_CACHE_HIT, GASP_ATOMIC, 0, file, line, n);
+}
+
+/* ---- fences ---- */
+
+void mupci_rcache_invalidate(const char *file, int line)
+{
+    if (!mupci_rcache)
+        return;
+    int had_lines;
+    size_t dirty = mupci_cache_invalidate(mupci_rcache, &had_lines);
+    if (had_lines)
+        MUPCI_GASP_EVENT(GASP_UPC_CACHE_INVALIDATE, GASP_ATOMIC, 0, file, line, dirty);
+}
+
+void mupci_fence(const char *file, int line)
+{
+    mupci_rcache_invalidate(file, line);
+    mupci_xfer_fence();
+}
+
+/* ---- public ---- */
+
+int mupc_cache_stats(mupc_cache_stats_t *stats)
+{
+    if (!mupci_rcache) {
+        memset(stats, 0, sizeof *stats);
+        return 0;
+    }
+    *stats = *mupci_cache_stats(mupci_rcache);
+    return 1;
+}
+
+void mupc_cache_stats_reset(void)
+{
+    if (mupci_rcache)
+        mupci_cache_stats_reset(mupci_rcache);
+}

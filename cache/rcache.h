@@ -1,0 +1,62 @@
+/*
+ * rcache.h -- the remote reference cache inside the runtime: one cache per
+ * thread (cache/cache.h) whose transport is the message engine, the fence
+ * every consistency point goes through, the GASP cache events and the
+ * statistics dump.
+ *
+ * Only the computation pthread calls these, without the progress lock.
+ */
+#ifndef MUPCI_RCACHE_H
+#define MUPCI_RCACHE_H
+
+#include "cache.h"
+#include "config.h"
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* The cache, or NULL when it is off (cache = off, or one thread). */
+extern mupci_cache_t *mupci_rcache;
+
+void mupci_rcache_init(const mupci_config_t *cfg, int threads);
+/* Print the statistics (key cache_stats) and release the cache. */
+void mupci_rcache_finalize(void);
+
+/* Whether a relaxed access of n bytes goes through the cache. */
+static inline int mupci_rcache_serves(size_t n)
+{
+    return mupci_rcache != NULL && n <= mupci_cache_line_size(mupci_rcache);
+}
+
+/* Relaxed remote get/put of n <= line size bytes through the cache, with
+ * GASP_UPC_CACHE_HIT / CACHE_MISS (between the access's start and end). */
+void mupci_rcache_get(void *dst, int thread, uint64_t offset, size_t n, const char *file,
+                      int line);
+void mupci_rcache_put(int thread, uint64_t offset, const void *src, size_t n, const char *file,
+                      int line);
+
+/* Around an access that bypasses the cache (bulk, non-blocking, strict,
+ * atomic): make this thread's own cached writes visible to it, and drop
+ * lines it overwrites.  No-ops when the cache is off or holds nothing of
+ * `thread`. */
+static inline void mupci_rcache_before_read(int thread, uint64_t offset, size_t n)
+{
+    if (mupci_rcache)
+        mupci_cache_prepare_read(mupci_rcache, thread, offset, n);
+}
+static inline void mupci_rcache_before_write(int thread, uint64_t offset, size_t n)
+{
+    if (mupci_rcache)
+        mupci_cache_prepare_write(mupci_rcache, thread, offset, n);
+}
+
+/* The UPC fence, used by every consistency point (upc_fence, strict
+ * accesses, barriers, notify/wait, lock acquire and release): write back
+ * the dirty lines and invalidate the cache (GASP_UPC_CACHE_INVALIDATE),
+ * then wait until every earlier write is applied at its target. */
+void mupci_fence(const char *file, int line);
+/* Invalidate only (upc_wait: nothing to write back that notify did not;
+ * lines fetched between notify and wait must not survive the barrier). */
+void mupci_rcache_invalidate(const char *file, int line);
+
+#endif
