@@ -1,0 +1,361 @@
+/*
+ * check_cache.c -- the remote reference cache of cache/cache.c against a
+ * fake transport (plain arrays stand for the other threads' segments):
+ * mapping, conflicts, the victim cache, dirty masks, write-back contents,
+ * bypassing accesses, invalidation, clipping, and a randomized mix checked
+ * against a shadow copy.
+ */
+#include "cache.h"
+
+#include "run_suite.h"
+
+#include <check.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define THREADS 3
+#define SEG (64 * 1024)
+#define LINE 256
+#define SETS 16
+#define LO 64
+
+static unsigned char mem[THREADS][SEG];
+static struct {
+    int fetches, puts, masked_puts;
+    size_t fetched_bytes;
+    uint64_t last_offset;
+    size_t last_n;
+} net;
+
+static void fake_fetch(void *ctx, int t, uint64_t off, void *buf, size_t n)
+{
+    ck_assert_uint_ge(off, LO);
+    ck_assert_uint_le(off + n, SEG);
+    memcpy(buf, &mem[t][off], n);
+    net.fetches++;
+    net.fetched_bytes += n;
+    net.last_offset = off;
+    net.last_n = n;
+}
+
+static void fake_put(void *ctx, int t, uint64_t off, const void *data, size_t n)
+{
+    ck_assert_uint_ge(off, LO);
+    ck_assert_uint_le(off + n, SEG);
+    memcpy(&mem[t][off], data, n);
+    net.puts++;
+}
+
+static void fake_put_masked(void *ctx, int t, uint64_t off, const void *data,
+                            const uint64_t *mask, size_t n)
+{
+    ck_assert_uint_eq(n % 64, 0);
+    ck_assert_uint_ge(off, LO);
+    ck_assert_uint_le(off + n, SEG);
+    for (size_t i = 0; i < n; i++)
+        if (mask[i / 64] >> (i % 64) & 1)
+            mem[t][off + i] = ((const unsigned char *)data)[i];
+    net.masked_puts++;
+}
+
+static mupci_cache_t *make(int victims)
+{
+    memset(&net, 0, sizeof net);
+    for (int t = 0; t < THREADS; t++)
+        for (int i = 0; i < SEG; i++)
+            mem[t][i] = (unsigned char)(i * 7 + t * 31);
+    mupci_cache_geometry_t g = {THREADS, LINE, SETS, victims, LO, SEG};
+    mupci_cache_transport_t tr = {fake_fetch, fake_put, fake_put_masked, NULL};
+    mupci_cache_t *c = mupci_cache_create(&g, &tr);
+    ck_assert_ptr_nonnull(c);
+    return c;
+}
+
+static uint64_t rd64(mupci_cache_t *c, int t, uint64_t off)
+{
+    uint64_t v;
+    mupci_cache_read(c, t, off, &v, sizeof v);
+    return v;
+}
+
+static uint64_t mem64(int t, uint64_t off)
+{
+    uint64_t v;
+    memcpy(&v, &mem[t][off], sizeof v);
+    return v;
+}
+
+#define CONFLICT (SETS * LINE) /* offsets this far apart share a set */
+
+START_TEST(read_miss_fetches_a_line_then_hits)
+{
+    mupci_cache_t *c = make(0);
+    uint64_t v;
+    ck_assert_uint_eq(mupci_cache_read(c, 1, 4096 + 16, &v, 8), LINE);
+    ck_assert_uint_eq(v, mem64(1, 4096 + 16));
+    ck_assert_uint_eq(net.last_offset, 4096);
+    ck_assert_uint_eq(net.last_n, LINE);
+    for (int i = 0; i < LINE; i += 8) {
+        uint64_t w;
+        ck_assert_uint_eq(mupci_cache_read(c, 1, 4096 + (uint64_t)i, &w, 8), 0);
+        ck_assert_uint_eq(w, mem64(1, 4096 + (uint64_t)i));
+    }
+    ck_assert_int_eq(net.fetches, 1);
+    const mupci_cache_stats_t *s = mupci_cache_stats(c);
+    ck_assert_uint_eq(s->misses, 1);
+    ck_assert_uint_eq(s->hits, LINE / 8);
+    ck_assert_uint_eq(s->bytes_fetched, LINE);
+    mupci_cache_destroy(c);
+}
+END_TEST
+
+START_TEST(conflicts_evict_and_threads_do_not_share_tables)
+{
+    mupci_cache_t *c = make(0);
+    rd64(c, 1, 4096);
+    rd64(c, 2, 4096); /* another thread's table: no conflict */
+    rd64(c, 1, 4096 + LINE); /* the next set */
+    ck_assert_int_eq(net.fetches, 3);
+    rd64(c, 1, 4096);
+    rd64(c, 2, 4096);
+    ck_assert_int_eq(net.fetches, 3);
+    rd64(c, 1, 4096 + CONFLICT); /* same set: displaces 4096 */
+    ck_assert_int_eq(net.fetches, 4);
+    ck_assert_uint_eq(mupci_cache_stats(c)->evictions, 1);
+    rd64(c, 1, 4096);
+    ck_assert_int_eq(net.fetches, 5);
+    mupci_cache_destroy(c);
+}
+END_TEST
+
+START_TEST(victim_cache_brings_lines_back)
+{
+    mupci_cache_t *c = make(2);
+    rd64(c, 1, 4096);
+    rd64(c, 1, 4096 + CONFLICT); /* 4096 -> victim */
+    ck_assert_int_eq(net.fetches, 2);
+    ck_assert_uint_eq(rd64(c, 1, 4096 + 8), mem64(1, 4096 + 8)); /* swapped back */
+    ck_assert_uint_eq(rd64(c, 1, 4096 + CONFLICT + 8), mem64(1, 4096 + CONFLICT + 8));
+    ck_assert_int_eq(net.fetches, 2);
+    const mupci_cache_stats_t *s = mupci_cache_stats(c);
+    ck_assert_uint_eq(s->victim_hits, 2);
+    ck_assert_uint_eq(s->evictions, 0);
+    /* a third line of the set: the least recently used victim leaves */
+    rd64(c, 1, 4096 + 2 * CONFLICT);
+    rd64(c, 1, 4096 + 3 * CONFLICT);
+    ck_assert_uint_eq(s->evictions, 1);
+    mupci_cache_destroy(c);
+}
+END_TEST
+
+START_TEST(dirty_victim_is_written_back_when_it_leaves)
+{
+    mupci_cache_t *c = make(1);
+    uint64_t v = 0x1122334455667788ull;
+    int allocated;
+    mupci_cache_write(c, 2, 8192, &v, 8, &allocated);
+    ck_assert_int_eq(allocated, 1);
+    ck_assert_int_eq(net.fetches, 0); /* a write miss does not fetch */
+    rd64(c, 2, 8192 + CONFLICT);      /* dirty line -> victim */
+    ck_assert_uint_ne(mem64(2, 8192), v);
+    rd64(c, 2, 8192 + 2 * CONFLICT); /* victim full: the dirty line leaves */
+    ck_assert_uint_eq(mem64(2, 8192), v);
+    ck_assert_int_eq(net.puts, 1);
+    ck_assert_uint_eq(mupci_cache_stats(c)->writebacks, 1);
+    ck_assert_uint_eq(mupci_cache_stats(c)->bytes_written_back, 8);
+    mupci_cache_destroy(c);
+}
+END_TEST
+
+START_TEST(write_back_sends_only_written_bytes)
+{
+    mupci_cache_t *c = make(0);
+    unsigned char ours[4] = {0xA1, 0xA2, 0xA3, 0xA4};
+    int allocated;
+    mupci_cache_write(c, 1, 4096, ours, 4, &allocated);
+    mupci_cache_write(c, 1, 4096 + 8, ours, 4, &allocated);
+    ck_assert_int_eq(allocated, 0);
+    /* another thread writes the bytes in between meanwhile */
+    mem[1][4096 + 4] = 0x5A;
+    mem[1][4096 + 100] = 0x5B;
+    int had;
+    ck_assert_uint_eq(mupci_cache_invalidate(c, &had), 1);
+    ck_assert_int_eq(had, 1);
+    ck_assert_int_eq(net.masked_puts, 1); /* two runs: one masked put */
+    ck_assert_mem_eq(&mem[1][4096], ours, 4);
+    ck_assert_mem_eq(&mem[1][4096 + 8], ours, 4);
+    ck_assert_uint_eq(mem[1][4096 + 4], 0x5A);
+    ck_assert_uint_eq(mem[1][4096 + 100], 0x5B);
+    /* one run: a plain put */
+    mupci_cache_write(c, 1, 4096 + 200, ours, 4, &allocated);
+    mupci_cache_write(c, 1, 4096 + 204, ours, 4, &allocated);
+    mupci_cache_invalidate(c, &had);
+    ck_assert_int_eq(net.puts, 1);
+    ck_assert_int_eq(net.masked_puts, 1);
+    mupci_cache_destroy(c);
+}
+END_TEST
+
+START_TEST(read_after_write_miss_merges_the_line)
+{
+    mupci_cache_t *c = make(0);
+    uint32_t ours = 0xDEADBEEF;
+    int allocated;
+    mupci_cache_write(c, 1, 4100, &ours, 4, &allocated);
+    uint32_t back;
+    ck_assert_uint_eq(mupci_cache_read(c, 1, 4100, &back, 4), 0); /* written bytes: a hit */
+    ck_assert_uint_eq(back, ours);
+    ck_assert_int_eq(net.fetches, 0);
+    unsigned char wide[16];
+    ck_assert_uint_eq(mupci_cache_read(c, 1, 4096, wide, 16), LINE);
+    ck_assert_mem_eq(wide, &mem[1][4096], 4);
+    ck_assert_mem_eq(wide + 4, &ours, 4);
+    ck_assert_mem_eq(wide + 8, &mem[1][4104], 8);
+    mupci_cache_destroy(c);
+}
+END_TEST
+
+START_TEST(access_straddling_two_lines)
+{
+    mupci_cache_t *c = make(0);
+    uint64_t v;
+    ck_assert_uint_eq(mupci_cache_read(c, 1, 4096 + LINE - 4, &v, 8), 2 * LINE);
+    ck_assert_uint_eq(v, mem64(1, 4096 + LINE - 4));
+    uint64_t w = 0x0102030405060708ull;
+    int allocated;
+    mupci_cache_write(c, 2, 4096 + LINE - 4, &w, 8, &allocated);
+    int had;
+    mupci_cache_invalidate(c, &had);
+    ck_assert_uint_eq(mem64(2, 4096 + LINE - 4), w);
+    mupci_cache_destroy(c);
+}
+END_TEST
+
+START_TEST(bypassing_accesses_stay_in_order)
+{
+    mupci_cache_t *c = make(2);
+    uint64_t v = 42;
+    int allocated;
+    mupci_cache_write(c, 1, 4096, &v, 8, &allocated);
+    mupci_cache_prepare_read(c, 1, 4000, 200); /* overlaps the dirty line */
+    ck_assert_uint_eq(mem64(1, 4096), 42);
+    ck_assert_uint_eq(rd64(c, 1, 4096), 42); /* line kept */
+    mupci_cache_prepare_read(c, 1, 0, 64);    /* elsewhere: nothing happens */
+    ck_assert_int_eq(net.puts, 1);
+    /* a bypassing write drops the line, so the next read fetches */
+    int before = net.fetches;
+    mupci_cache_prepare_write(c, 1, 4096 + 8, 8);
+    memset(&mem[1][4096 + 8], 0x77, 8);
+    ck_assert_uint_eq(rd64(c, 1, 4096 + 8), 0x7777777777777777ull);
+    ck_assert_int_eq(net.fetches, before + 1);
+    /* a range covering the whole table (and the victim cache) */
+    for (int i = 0; i < 4; i++)
+        mupci_cache_write(c, 2, (uint64_t)(4096 + i * CONFLICT), &v, 8, &allocated);
+    mupci_cache_prepare_write(c, 2, LO, SEG - LO);
+    for (int i = 0; i < 4; i++)
+        ck_assert_uint_eq(mem64(2, (uint64_t)(4096 + i * CONFLICT)), 42);
+    int had;
+    ck_assert_uint_eq(mupci_cache_invalidate(c, &had), 0);
+    mupci_cache_destroy(c);
+}
+END_TEST
+
+START_TEST(lines_are_clipped_to_the_segment)
+{
+    mupci_cache_t *c = make(0);
+    uint64_t v;
+    ck_assert_uint_eq(mupci_cache_read(c, 1, LO, &v, 8), LINE - LO);
+    ck_assert_uint_eq(net.last_offset, LO);
+    ck_assert_uint_eq(mupci_cache_read(c, 1, SEG - 8, &v, 8), LINE);
+    ck_assert_uint_eq(net.last_offset + net.last_n, SEG);
+    mupci_cache_destroy(c);
+}
+END_TEST
+
+START_TEST(invalidate_empties_the_cache)
+{
+    mupci_cache_t *c = make(4);
+    for (int i = 0; i < 8; i++)
+        rd64(c, 1 + i % 2, (uint64_t)(4096 + i * CONFLICT));
+    int had;
+    ck_assert_uint_eq(mupci_cache_invalidate(c, &had), 0);
+    ck_assert_int_eq(had, 1);
+    const mupci_cache_stats_t *s = mupci_cache_stats(c);
+    ck_assert_uint_eq(s->invalidations, 1);
+    ck_assert_uint_eq(s->lines_invalidated, 6); /* one per thread in the table, 4 victims */
+    int before = net.fetches;
+    rd64(c, 1, 4096);
+    ck_assert_int_eq(net.fetches, before + 1);
+    mupci_cache_invalidate(c, &had);
+    mupci_cache_invalidate(c, &had);
+    ck_assert_int_eq(had, 0);
+    ck_assert_uint_eq(s->invalidations, 2);
+    mupci_cache_destroy(c);
+}
+END_TEST
+
+/* One thread's view: whatever mix of reads, writes, bypassing accesses and
+ * fences it makes, it reads what it wrote, and after a fence memory holds
+ * exactly the shadow copy. */
+START_TEST(random_mix_matches_a_shadow_copy)
+{
+    static unsigned char shadow[THREADS][SEG];
+    mupci_cache_t *c = make(_i % 3); /* 0, 1 and 2 victim lines */
+    memcpy(shadow, mem, sizeof mem);
+    srand(1234u + (unsigned)_i);
+    for (int step = 0; step < 20000; step++) {
+        int t = 1 + rand() % (THREADS - 1);
+        /* a few hot lines per set, so conflicts and victims happen */
+        uint64_t off = 4096 + (uint64_t)(rand() % 4) * CONFLICT + (uint64_t)(rand() % (SETS * LINE));
+        size_t n = 1 + (size_t)(rand() % 16);
+        unsigned char buf[16];
+        int what = rand() % 100;
+        if (what < 45) {
+            mupci_cache_read(c, t, off, buf, n);
+            ck_assert_mem_eq(buf, &shadow[t][off], n);
+        } else if (what < 90) {
+            int allocated;
+            for (size_t i = 0; i < n; i++)
+                buf[i] = (unsigned char)rand();
+            mupci_cache_write(c, t, off, buf, n, &allocated);
+            memcpy(&shadow[t][off], buf, n);
+        } else if (what < 95) {
+            mupci_cache_prepare_read(c, t, off, n);
+            ck_assert_mem_eq(&mem[t][off], &shadow[t][off], n);
+        } else if (what < 99) {
+            mupci_cache_prepare_write(c, t, off, n);
+            memset(&mem[t][off], step & 0xff, n);
+            memset(&shadow[t][off], step & 0xff, n);
+        } else {
+            int had;
+            mupci_cache_invalidate(c, &had);
+            ck_assert(memcmp(mem, shadow, sizeof mem) == 0);
+        }
+    }
+    int had;
+    mupci_cache_invalidate(c, &had);
+    ck_assert(memcmp(mem, shadow, sizeof mem) == 0);
+    const mupci_cache_stats_t *s = mupci_cache_stats(c);
+    ck_assert_uint_gt(s->evictions + s->victim_hits, 0);
+    mupci_cache_destroy(c);
+}
+END_TEST
+
+int main(void)
+{
+    Suite *s = suite_create("cache");
+    TCase *tc = tcase_create("cache");
+    tcase_add_test(tc, read_miss_fetches_a_line_then_hits);
+    tcase_add_test(tc, conflicts_evict_and_threads_do_not_share_tables);
+    tcase_add_test(tc, victim_cache_brings_lines_back);
+    tcase_add_test(tc, dirty_victim_is_written_back_when_it_leaves);
+    tcase_add_test(tc, write_back_sends_only_written_bytes);
+    tcase_add_test(tc, read_after_write_miss_merges_the_line);
+    tcase_add_test(tc, access_straddling_two_lines);
+    tcase_add_test(tc, bypassing_accesses_stay_in_order);
+    tcase_add_test(tc, lines_are_clipped_to_the_segment);
+    tcase_add_test(tc, invalidate_empties_the_cache);
+    tcase_add_loop_test(tc, random_mix_matches_a_shadow_copy, 0, 3);
+    suite_add_tcase(s, tc);
+    return run_suite(s);
+}
