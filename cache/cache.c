@@ -325,6 +325,17 @@ static inline size_t first_part(const mupci_cache_t *c, uint64_t offset, size_t 
 
 size_t mupci_cache_read(mupci_cache_t *c, int thread, uint64_t offset, void *dst, size_t n)
 {
+    /* The common case first: the whole access hits one fetched line. */
+    size_t at = (size_t)(offset & (c->g.line_size - 1));
+    line_t *l = set_of(c, thread, offset);
+    if (l->tag == offset - at && l->full && at + n <= c->g.line_size) {
+        if (n == sizeof(uint64_t))
+            memcpy(dst, l->data + at, sizeof(uint64_t)); /* inlined */
+        else
+            memcpy(dst, l->data + at, n);
+        c->stats.hits++;
+        return 0;
+    }
     size_t first = first_part(c, offset, n);
     size_t fetched = read_in_line(c, thread, offset, dst, first);
     if (first < n)

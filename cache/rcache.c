@@ -11,6 +11,7 @@
 #include <string.h>
 
 mupci_cache_t *mupci_rcache;
+size_t mupci_rcache_line;
 static int stats_at_exit;
 
 /* ---- transport: the engine's blocking get and relaxed puts ---- */
@@ -50,6 +51,7 @@ void mupci_rcache_init(const mupci_config_t *cfg, int threads)
         mupci_fatal("out of memory for the remote reference cache (%d threads x %d sets x "
                     "%zu-byte lines): lower cache_sets or cache_line_size, or set cache = off",
                     threads, cfg->cache_sets, cfg->cache_line_size);
+    mupci_rcache_line = cfg->cache_line_size;
 }
 
 static void print_stats(void)
@@ -73,6 +75,7 @@ void mupci_rcache_finalize(void)
 {
     if (stats_at_exit)
         print_stats();
+    mupci_rcache_line = 0;
     mupci_cache_destroy(mupci_rcache);
     mupci_rcache = NULL;
 }

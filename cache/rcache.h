@@ -15,8 +15,10 @@
 #include <stddef.h>
 #include <stdint.h>
 
-/* The cache, or NULL when it is off (cache = off, or one thread). */
+/* The cache, or NULL when it is off (cache = off, or one thread), and its
+ * line size (0 when off). */
 extern mupci_cache_t *mupci_rcache;
+extern size_t mupci_rcache_line;
 
 void mupci_rcache_init(const mupci_config_t *cfg, int threads);
 /* Print the statistics (key cache_stats) and release the cache. */
@@ -25,7 +27,7 @@ void mupci_rcache_finalize(void);
 /* Whether a relaxed access of n bytes goes through the cache. */
 static inline int mupci_rcache_serves(size_t n)
 {
-    return mupci_rcache != NULL && n <= mupci_cache_line_size(mupci_rcache);
+    return n - 1 < mupci_rcache_line; /* n = 0 wraps: never served */
 }
 
 /* Relaxed remote get/put of n <= line size bytes through the cache, with

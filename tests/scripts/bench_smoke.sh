@@ -10,8 +10,10 @@ for name in mpi.pingpong.rtt_us mpi.pingpong.bw_mbs mpi.rma.get_us mpi.barrier.u
             mpi.barrier_4t_us mupc.get.latency_us mupc.put.issue_us mupc.memget.bw_mbs \
             mupc.barrier.us mupc.get.latency_4t_us mupc.barrier_4t_us mupc.idle.extra_cpu_s \
             mupc.alloc.global_us mupc.lock.uncontended_us mupc.atomic.fadd_us \
-            mupc.alloc.all_us mupc.lock.contended_us; do
+            mupc.alloc.all_us mupc.lock.contended_us mupc.local.get_ns mupc.cache.hit_ns \
+            mupc.cache.miss_us mupc.vector.cached_us_per_dword; do
     expect_output "prints $name" "^$name -?[0-9]+\\.[0-9]+$"
 done
 expect_output "prints the marks" "^mark get_vs_mpi_rtt "
+expect_output "prints the cache marks" "^mark vector_cached_vs_get "
 finish
