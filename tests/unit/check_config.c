@@ -89,6 +89,30 @@ START_TEST(bad_values_named)
 }
 END_TEST
 
+START_TEST(cache_settings)
+{
+    ck_assert_int_eq(cfg.cache, 1);
+    ck_assert_int_eq(set("cache", "off"), 0);
+    ck_assert_int_eq(cfg.cache, 0);
+    ck_assert_int_eq(set("cache", "YES"), 0);
+    ck_assert_int_eq(cfg.cache, 1);
+    ck_assert_int_eq(set("cache_stats", "1"), 0);
+    ck_assert_int_eq(cfg.cache_stats, 1);
+    ck_assert_int_eq(set("cache", "maybe"), -1);
+    ck_assert_str_eq(err, "test: cache: 'maybe' is not on or off; "
+                          "allowed: on or off (also yes/no, true/false, 1/0)");
+    ck_assert_int_eq(set("cache_line_size", "96"), -1);
+    ck_assert_ptr_nonnull(strstr(err, "96 is not a power of two; allowed: 64..2K"));
+    ck_assert_int_eq(set("cache_line_size", "4K"), -1);
+    ck_assert_int_eq(set("cache_sets", "8"), -1);
+    ck_assert_ptr_nonnull(strstr(err, "cache_sets: 8 is out of range; allowed: 16..1024"));
+    ck_assert_int_eq(set("victim_cache_lines", "65"), -1);
+    ck_assert_int_eq(set("victim_cache_lines", "0"), 0);
+    ck_assert_int_eq(set("cache_line_size", "2K"), 0);
+    ck_assert_uint_eq(cfg.cache_line_size, 2048);
+}
+END_TEST
+
 START_TEST(file_with_lines)
 {
     const char *path = write_file("# comment\n\n  segment_size = 8M  # trailing\nverbose=1\n");
@@ -221,6 +245,7 @@ int main(void)
     tcase_add_test(tc, default_values);
     tcase_add_test(tc, sizes_and_suffixes);
     tcase_add_test(tc, bad_values_named);
+    tcase_add_test(tc, cache_settings);
     tcase_add_test(tc, file_with_lines);
     tcase_add_test(tc, environment);
     tcase_add_test(tc, load_order);
