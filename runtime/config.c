@@ -34,7 +34,8 @@ typedef struct setting {
 
 static const setting_t settings[MUPCI_CONFIG_KEYS] = {
     {"segment_size", KIND_SIZE, 64 * MiB, 1 * MiB, 64 * GiB, 0, FIELD(segment_size),
-     "shared segment per UPC thread (address space is reserved, pages are touched on use)"},
+     "shared segment per UPC thread, rounded up to whole pages (address space is reserved, "
+     "pages are touched on use)"},
     {"local_heap_percent", KIND_INT, 25, 0, 90, 0, FIELD(local_heap_percent),
      "share of each segment (at its end) kept for upc_alloc; the space between the static "
      "shared data and it is the heap of upc_global_alloc and upc_all_alloc"},

@@ -49,6 +49,9 @@ static void place_statics(int threads)
 
 void mupci_segment_init(size_t size, int threads)
 {
+    /* Whole pages: the mapping has them anyway, and cache lines (at most
+     * 2K, aligned) then never straddle the segment's end. */
+    size = align_up(size, 4096);
     mupci_segment_bytes = size;
     void *p = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE,
                    -1, 0);
