@@ -88,7 +88,6 @@ void mupci_cache_destroy(mupci_cache_t *c)
     free(c);
 }
 
-size_t mupci_cache_line_size(const mupci_cache_t *c) { return c->g.line_size; }
 const mupci_cache_stats_t *mupci_cache_stats(const mupci_cache_t *c) { return &c->stats; }
 void mupci_cache_stats_reset(mupci_cache_t *c) { memset(&c->stats, 0, sizeof c->stats); }
 

@@ -60,9 +60,6 @@ mupci_cache_t *mupci_cache_create(const mupci_cache_geometry_t *geometry,
                                   const mupci_cache_transport_t *transport);
 void mupci_cache_destroy(mupci_cache_t *c);
 
-/* Largest access served in one call; longer ones bypass the cache. */
-size_t mupci_cache_line_size(const mupci_cache_t *c);
-
 /* Read or write n bytes (n <= line size; the range may straddle two
  * lines).  Return the bytes fetched from the owner: 0 means every byte
  * came from the cache (a hit, for GASP_UPC_CACHE_HIT). */

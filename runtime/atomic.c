@@ -15,7 +15,6 @@
 #include "request.h"
 #include "segment.h"
 #include "upc_atomic.h"
-#include "xfer.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -16,9 +16,8 @@
 #include "barrier.h"
 #include "engine.h"
 #include "fatal.h"
-#include "rcache.h"
 #include "gasp_hooks.h"
-#include "xfer.h"
+#include "rcache.h"
 
 #include <string.h>
 #include <unistd.h>

@@ -18,11 +18,10 @@
 #include "lock.h"
 #include "engine.h"
 #include "fatal.h"
-#include "rcache.h"
 #include "gasp_hooks.h"
+#include "rcache.h"
 #include "rendezvous.h"
 #include "request.h"
-#include "xfer.h"
 
 #include <stdlib.h>
 

@@ -46,8 +46,11 @@ int mupci_msg_append(void *buf, size_t cap, size_t *used, const mupci_msg_t *hdr
 
 static size_t payload_length(const mupci_msg_t *hdr)
 {
-    if (hdr->type == MUPCI_MSG_PUT_MASKED) /* one mask word per 64 data bytes */
-        return hdr->size > SIZE_MAX / 2 ? SIZE_MAX : (size_t)hdr->size + (size_t)hdr->size / 64 * sizeof(uint64_t);
+    if (hdr->type == MUPCI_MSG_PUT_MASKED) { /* one mask word per 64 data bytes */
+        if (hdr->size > SIZE_MAX / 2)
+            return SIZE_MAX; /* malformed: cannot fit any batch */
+        return (size_t)hdr->size + (size_t)hdr->size / 64 * sizeof(uint64_t);
+    }
     return mupci_msg_has_payload(hdr->type) ? (size_t)hdr->size : 0;
 }
 

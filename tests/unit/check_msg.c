@@ -69,6 +69,27 @@ START_TEST(malformed_batches_are_detected)
 }
 END_TEST
 
+/* A masked put's payload is its mask words, then its data: size/64 words
+ * more than `size`; a size that would overflow is malformed. */
+START_TEST(masked_put_payload_carries_the_mask)
+{
+    uint64_t buf[64];
+    unsigned char payload[128 + 2 * 8];
+    memset(payload, 0xAB, sizeof payload);
+    size_t used = 0, pos = 0, plen;
+    mupci_msg_t m = {MUPCI_MSG_PUT_MASKED, 0, 0, 4096, 128}, out;
+    const void *got;
+    ck_assert_int_eq(mupci_msg_append(buf, sizeof buf, &used, &m, payload, sizeof payload), 0);
+    ck_assert_int_eq(mupci_msg_next(buf, used, &pos, &out, &got, &plen), 1);
+    ck_assert_uint_eq(plen, sizeof payload);
+    ck_assert_mem_eq(got, payload, sizeof payload);
+    m.size = UINT64_MAX;
+    memcpy(buf, &m, sizeof m);
+    pos = 0;
+    ck_assert_int_eq(mupci_msg_next(buf, used, &pos, &out, &got, &plen), -1);
+}
+END_TEST
+
 START_TEST(every_type_has_a_name)
 {
     for (unsigned t = 0; t < MUPCI_MSG_NTYPES; t++)
@@ -86,6 +107,7 @@ int main(void)
     tcase_add_test(tc, round_trip_mixed_batch);
     tcase_add_test(tc, full_batch_refuses);
     tcase_add_test(tc, malformed_batches_are_detected);
+    tcase_add_test(tc, masked_put_payload_carries_the_mask);
     tcase_add_test(tc, every_type_has_a_name);
     suite_add_tcase(s, tc);
     return run_suite(s);
