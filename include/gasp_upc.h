@@ -27,6 +27,16 @@
  *   GASP_UPC_GLOBAL_LOCK_ALLOC, _ALL_LOCK_ALLOC   START none; END gasp_upc_lock_t *lck
  *   GASP_UPC_LOCK_FREE, _LOCK, _UNLOCK  gasp_upc_lock_t *lck
  *   GASP_UPC_LOCK_ATTEMPT  gasp_upc_lock_t *lck; END adds int result
+ *   GASP_UPC_CACHE_MISS    size_t n, size_t n_lines (atomic; n_lines = bytes fetched)
+ *   GASP_UPC_CACHE_HIT     size_t n (atomic)
+ *   GASP_UPC_CACHE_INVALIDATE  size_t n_dirty (atomic)
+ *   GASP_UPC_ALL_BROADCAST, _SCATTER, _GATHER, _GATHER_ALL, _EXCHANGE
+ *       gasp_upc_PTS_t *dst, gasp_upc_PTS_t *src, size_t nbytes, int upc_flags
+ *   GASP_UPC_ALL_PERMUTE   gasp_upc_PTS_t *dst, gasp_upc_PTS_t *src,
+ *                          gasp_upc_PTS_t *perm, size_t nbytes, int upc_flags
+ *   GASP_UPC_ALL_REDUCE, _ALL_PREFIX_REDUCE  gasp_upc_PTS_t *dst,
+ *       gasp_upc_PTS_t *src, int upc_op, size_t nelems, size_t blk_size,
+ *       void *func, int upc_flags, gasp_upc_reduction_t type
  *
  * A gasp_upc_PTS_t * points at a mupc_ptr_t (see <mupc.h>) valid for the
  * duration of the callback.  Accesses to data with local affinity are
@@ -103,6 +113,14 @@ typedef enum {
 #define GASP_UPC_CACHE_MISS          0x00100090u
 #define GASP_UPC_CACHE_HIT           0x00100091u
 #define GASP_UPC_CACHE_INVALIDATE    0x00100092u
+#define GASP_UPC_ALL_BROADCAST       0x001000A0u
+#define GASP_UPC_ALL_SCATTER         0x001000A1u
+#define GASP_UPC_ALL_GATHER          0x001000A2u
+#define GASP_UPC_ALL_GATHER_ALL      0x001000A3u
+#define GASP_UPC_ALL_EXCHANGE        0x001000A4u
+#define GASP_UPC_ALL_PERMUTE         0x001000A5u
+#define GASP_UPC_ALL_REDUCE          0x001000A6u
+#define GASP_UPC_ALL_PREFIX_REDUCE   0x001000A7u
 
 /* The same list as an X-macro, for tables of names. */
 #define MUPC_GASP_UPC_EVENTS(X) \
@@ -133,7 +151,15 @@ typedef enum {
     X(GASP_UPC_UNLOCK) \
     X(GASP_UPC_CACHE_MISS) \
     X(GASP_UPC_CACHE_HIT) \
-    X(GASP_UPC_CACHE_INVALIDATE)
+    X(GASP_UPC_CACHE_INVALIDATE) \
+    X(GASP_UPC_ALL_BROADCAST) \
+    X(GASP_UPC_ALL_SCATTER) \
+    X(GASP_UPC_ALL_GATHER) \
+    X(GASP_UPC_ALL_GATHER_ALL) \
+    X(GASP_UPC_ALL_EXCHANGE) \
+    X(GASP_UPC_ALL_PERMUTE) \
+    X(GASP_UPC_ALL_REDUCE) \
+    X(GASP_UPC_ALL_PREFIX_REDUCE)
 
 /* The symbolic name of an event ("GASP_UPC_GET"), or NULL if it is not a
  * system event of this runtime.  A libmupc extension for tools. */

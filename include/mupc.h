@@ -20,6 +20,8 @@
 #ifndef MUPC_H
 #define MUPC_H
 
+#include <upc_types.h>
+
 #include <stddef.h>
 #include <stdint.h>
 
@@ -28,6 +30,16 @@ extern "C" {
 #endif
 
 #define MUPC_VERSION_STRING "0.1.0"
+
+/* UPC 1.3 feature macros: the optional libraries this runtime provides
+ * (upc_collective.h, upc_nb.h, upc_tick.h, upc_atomic.h, upc_castable.h,
+ * pupc.h).  UPC-IO is not provided. */
+#define __UPC_COLLECTIVE__ 1
+#define __UPC_NB__ 1
+#define __UPC_TICK__ 1
+#define __UPC_ATOMIC__ 1
+#define __UPC_CASTABLE__ 1
+#define __UPC_PUPC__ 1
 
 /* ---------------------------------------------------------------- */
 /* Runtime constants                                                 */
@@ -177,6 +189,24 @@ mupc_handle_t mupc_put_nb(mupc_ptr_t dst, const void *src, size_t n, const char 
 void mupc_sync(mupc_handle_t h, const char *file, int line);
 int mupc_sync_attempt(mupc_handle_t h, const char *file, int line);
 
+/* The rest of UPC 1.3 <upc_nb.h>.  upc_memget_nb and upc_memput_nb are
+ * mupc_get_nb and mupc_put_nb.  mupc_memcpy_nb with one side local to the
+ * caller is a non-blocking get or put of the local bytes (same events); a
+ * copy between two other threads is done before it returns (GASP_UPC_
+ * MEMCPY, handle MUPC_HANDLE_TRIVIAL).  mupc_memset_nb completes at the
+ * target in the background (GASP_UPC_MEMSET around its start).
+ * Implicit-handle (_nbi) transfers are completed together by mupc_synci;
+ * mupc_synci_attempt returns 1 once all of them are complete, else 0. */
+mupc_handle_t mupc_memcpy_nb(mupc_ptr_t dst, mupc_ptr_t src, size_t n, const char *file,
+                             int line);
+mupc_handle_t mupc_memset_nb(mupc_ptr_t dst, int c, size_t n, const char *file, int line);
+void mupc_memcpy_nbi(mupc_ptr_t dst, mupc_ptr_t src, size_t n, const char *file, int line);
+void mupc_memget_nbi(void *dst, mupc_ptr_t src, size_t n, const char *file, int line);
+void mupc_memput_nbi(mupc_ptr_t dst, const void *src, size_t n, const char *file, int line);
+void mupc_memset_nbi(mupc_ptr_t dst, int c, size_t n, const char *file, int line);
+void mupc_synci(const char *file, int line);
+int mupc_synci_attempt(const char *file, int line);
+
 /* ---------------------------------------------------------------- */
 /* Synchronization                                                   */
 /* ---------------------------------------------------------------- */
@@ -301,6 +331,72 @@ typedef struct mupc_cache_stats {
  * is off (cache = off, or a single thread: nothing is remote). */
 int mupc_cache_stats(mupc_cache_stats_t *stats);
 void mupc_cache_stats_reset(void);
+
+/* ---------------------------------------------------------------- */
+/* Collectives (UPC 1.2 <upc_collective.h>; runtime/coll*.c)          */
+/* ---------------------------------------------------------------- */
+
+/* Every thread calls each collective with the same arguments, in the same
+ * order.  Shared arrays are described as in the UPC specification; a
+ * "block on thread t" is the part of the array with affinity to t.
+ *  broadcast   src: nbytes on one thread       -> dst: shared [nbytes] char[nbytes*THREADS]
+ *  scatter     src: shared [] char[nbytes*THREADS] on one thread, block t -> dst block on t
+ *  gather      src: block on each thread t     -> dst: shared [] char[nbytes*THREADS], block t
+ *  gather_all  as gather, into every thread's block of shared [nbytes*THREADS] char[...]
+ *  exchange    block j of thread i's src (shared [nbytes*THREADS] char[...]) -> block i on j
+ *  permute     thread i's src block -> dst block on thread perm[i] (perm: shared int[THREADS],
+ *              a permutation of 0..THREADS-1, checked)
+ * Each thread reads only its own src blocks and writes only its own dst
+ * blocks, and only between entering and leaving the call; data travels
+ * between the threads as messages over binomial trees (log2 THREADS
+ * steps; exchange sends directly).  So UPC_IN_MYSYNC / UPC_OUT_MYSYNC
+ * (and NOSYNC) cost nothing; UPC_IN_ALLSYNC and UPC_OUT_ALLSYNC (the
+ * defaults) add a barrier at entry and at exit.
+ * GASP: GASP_UPC_ALL_<NAME> start and end (seed 001 Table 10). */
+void mupc_all_broadcast(mupc_ptr_t dst, mupc_ptr_t src, size_t nbytes, upc_flag_t flags,
+                        const char *file, int line);
+void mupc_all_scatter(mupc_ptr_t dst, mupc_ptr_t src, size_t nbytes, upc_flag_t flags,
+                      const char *file, int line);
+void mupc_all_gather(mupc_ptr_t dst, mupc_ptr_t src, size_t nbytes, upc_flag_t flags,
+                     const char *file, int line);
+void mupc_all_gather_all(mupc_ptr_t dst, mupc_ptr_t src, size_t nbytes, upc_flag_t flags,
+                         const char *file, int line);
+void mupc_all_exchange(mupc_ptr_t dst, mupc_ptr_t src, size_t nbytes, upc_flag_t flags,
+                       const char *file, int line);
+void mupc_all_permute(mupc_ptr_t dst, mupc_ptr_t src, mupc_ptr_t perm, size_t nbytes,
+                      upc_flag_t flags, const char *file, int line);
+
+/* upc_all_reduceT: *dst = op over the nelems elements of src, a
+ * `shared [blk_size] T[nelems]` array starting at src (any thread and
+ * phase; blk_size 0 = indefinite).  upc_all_prefix_reduceT: dst[i] = op
+ * over src[0..i]; dst must start at the same thread and phase as src.
+ * op is one of UPC_ADD, UPC_MULT, UPC_AND, UPC_OR, UPC_XOR (integer types),
+ * UPC_LOGAND, UPC_LOGOR, UPC_MIN, UPC_MAX, or UPC_FUNC / UPC_NONCOMM_FUNC
+ * with `func`.  Every thread combines its own elements first; partial
+ * results meet over a binomial tree.  UPC_NONCOMM_FUNC is applied strictly
+ * in element order; the other operations in any order.
+ * T suffixes: C (signed char), UC, S, US, I, UI, L, UL, F, D, LD.
+ * GASP: GASP_UPC_ALL_REDUCE / ALL_PREFIX_REDUCE with gasp_upc_reduction_t. */
+#define MUPC_DECLARE_REDUCE(suffix, type)                                      \
+    void mupc_all_reduce##suffix(mupc_ptr_t dst, mupc_ptr_t src, upc_op_t op, size_t nelems, \
+                                 size_t blk_size, type (*func)(type, type), upc_flag_t flags, \
+                                 const char *file, int line);                  \
+    void mupc_all_prefix_reduce##suffix(mupc_ptr_t dst, mupc_ptr_t src, upc_op_t op,     \
+                                        size_t nelems, size_t blk_size,         \
+                                        type (*func)(type, type), upc_flag_t flags, \
+                                        const char *file, int line);
+MUPC_DECLARE_REDUCE(C, signed char)
+MUPC_DECLARE_REDUCE(UC, unsigned char)
+MUPC_DECLARE_REDUCE(S, short)
+MUPC_DECLARE_REDUCE(US, unsigned short)
+MUPC_DECLARE_REDUCE(I, int)
+MUPC_DECLARE_REDUCE(UI, unsigned int)
+MUPC_DECLARE_REDUCE(L, long)
+MUPC_DECLARE_REDUCE(UL, unsigned long)
+MUPC_DECLARE_REDUCE(F, float)
+MUPC_DECLARE_REDUCE(D, double)
+MUPC_DECLARE_REDUCE(LD, long double)
+#undef MUPC_DECLARE_REDUCE
 
 /* ---------------------------------------------------------------- */
 /* Exit                                                              */

@@ -22,6 +22,11 @@ typedef int upc_op_t;
 #define UPC_SUB (1 << 12)
 #define UPC_INC (1 << 13)
 #define UPC_DEC (1 << 14)
+/* Collectives only: a user function given as `func`; UPC_FUNC must be
+ * commutative and associative, UPC_NONCOMM_FUNC only associative (the
+ * runtime applies it in element order). */
+#define UPC_FUNC (1 << 15)
+#define UPC_NONCOMM_FUNC (1 << 16)
 
 /* Types an operation works on. */
 typedef int upc_type_t;
@@ -36,5 +41,32 @@ typedef int upc_type_t;
 #define UPC_FLOAT 9
 #define UPC_DOUBLE 10
 #define UPC_PTS 11
+#define UPC_CHAR 12
+#define UPC_UCHAR 13
+#define UPC_SHORT 14
+#define UPC_USHORT 15
+#define UPC_LLONG 16
+#define UPC_ULLONG 17
+#define UPC_INT8 18
+#define UPC_UINT8 19
+#define UPC_INT16 20
+#define UPC_UINT16 21
+#define UPC_LDOUBLE 22
+
+/* Synchronization flags of the collectives (upc_collective.h).  At most
+ * one IN and one OUT flag; an omitted one means ALLSYNC:
+ *   IN_NOSYNC   data may be read or written as soon as any thread enters
+ *   IN_MYSYNC   only data of threads that have entered
+ *   IN_ALLSYNC  only once every thread has entered
+ *   OUT_NOSYNC  data may still be accessed until the last thread returns
+ *   OUT_MYSYNC  a thread returns once all accesses to its own data are done
+ *   OUT_ALLSYNC a thread returns once all accesses to all data are done */
+typedef int upc_flag_t;
+#define UPC_IN_ALLSYNC 0
+#define UPC_IN_NOSYNC (1 << 0)
+#define UPC_IN_MYSYNC (1 << 1)
+#define UPC_OUT_ALLSYNC 0
+#define UPC_OUT_NOSYNC (1 << 2)
+#define UPC_OUT_MYSYNC (1 << 3)
 
 #endif

@@ -227,6 +227,41 @@ mupc_handle_t mupc_put_nb(mupc_ptr_t dst, const void *src, size_t n, const char 
     return h;
 }
 
+/* One side local: a non-blocking get or put from/into the local bytes.
+ * Both remote: a third-party copy, done now (GASP_UPC_MEMCPY). */
+mupc_handle_t mupc_memcpy_nb(mupc_ptr_t dst, mupc_ptr_t src, size_t n, const char *file,
+                             int line)
+{
+    if (n > 0) {
+        check_ptr("upc_memcpy_nb (destination)", dst, n, file, line);
+        check_ptr("upc_memcpy_nb (source)", src, n, file, line);
+    }
+    if (n > 0 && is_local(dst) && !is_local(src))
+        return mupc_get_nb(mupci_segment_addr(dst.addr), src, n, file, line);
+    if (n > 0 && is_local(src) && !is_local(dst))
+        return mupc_put_nb(dst, mupci_segment_addr(src.addr), n, file, line);
+    mupc_memcpy(dst, src, n, file, line);
+    return MUPC_HANDLE_TRIVIAL;
+}
+
+mupc_handle_t mupc_memset_nb(mupc_ptr_t dst, int c, size_t n, const char *file, int line)
+{
+    int local = is_local(dst);
+    mupc_handle_t h = MUPC_HANDLE_TRIVIAL;
+    MUPCI_GASP_EVENT(GASP_UPC_MEMSET, GASP_START, local, file, line, &dst, c, n);
+    if (n > 0) {
+        check_ptr("upc_memset_nb", dst, n, file, line);
+        if (local) {
+            memset(mupci_segment_addr(dst.addr), c, n);
+        } else {
+            mupci_rcache_before_write((int)dst.thread, dst.addr, n);
+            h = mupci_xfer_memset_nb((int)dst.thread, dst.addr, c, n);
+        }
+    }
+    MUPCI_GASP_EVENT(GASP_UPC_MEMSET, GASP_END, local, file, line, &dst, c, n);
+    return h;
+}
+
 static int sync_handle(mupc_handle_t h, int wait, const char *what, const char *file, int line)
 {
     if (h == MUPC_HANDLE_TRIVIAL)

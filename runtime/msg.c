@@ -23,7 +23,7 @@ int mupci_msg_has_payload(unsigned type)
     return type == MUPCI_MSG_GET_REPLY || type == MUPCI_MSG_PUT ||
            type == MUPCI_MSG_BARRIER_UP || type == MUPCI_MSG_BARRIER_DOWN ||
            type == MUPCI_MSG_RV_ARRIVE || type == MUPCI_MSG_ATOMIC ||
-           type == MUPCI_MSG_PUT_MASKED;
+           type == MUPCI_MSG_PUT_MASKED || type == MUPCI_MSG_COLL;
 }
 
 static size_t pad8(size_t n) { return (n + 7) & ~(size_t)7; }

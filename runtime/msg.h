@@ -36,7 +36,8 @@
     X(LOCK, "acquire lock `offset` (flags: attempt); REPLY once granted or refused")    \
     X(UNLOCK, "release lock `offset`; no reply")                                        \
     X(LOCK_FREE, "free lock `offset`; REPLY with the status")                           \
-    X(ATOMIC, "atomic op `flags` at `offset`; payload: operands; REPLY: old value")
+    X(ATOMIC, "atomic op `flags` at `offset`; payload: operands; REPLY: old value")     \
+    X(COLL, "collective call `op`, round `flags`: chunk of a message (coll_net.c)")
 
 typedef enum {
 #define MUPCI_MSG_ENUM(name, desc) MUPCI_MSG_##name,

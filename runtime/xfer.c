@@ -153,6 +153,18 @@ void mupci_xfer_memset(int thread, uint64_t offset, int c, size_t n)
     mupci_engine_unlock();
 }
 
+uint64_t mupci_xfer_memset_nb(int thread, uint64_t offset, int c, size_t n)
+{
+    mupci_engine_lock();
+    written[thread] = 1;
+    send_msg(thread, MUPCI_MSG_MEMSET, (uint32_t)(unsigned char)c, offset, n, NULL, 0);
+    mupci_op_t *op = mupci_op_alloc(1, NULL);
+    send_msg(thread, MUPCI_MSG_ACK_REQ, op->slot, 0, 0, NULL, 0);
+    mupci_engine_flush(thread);
+    mupci_engine_unlock();
+    return mupci_op_handle(op);
+}
+
 void mupci_xfer_copy(int dst_thread, uint64_t dst_offset, int src_thread, uint64_t src_offset,
                      size_t n)
 {

@@ -30,6 +30,8 @@ void mupci_xfer_copy(int dst_thread, uint64_t dst_offset, int src_thread, uint64
 /* Non-blocking variants; the handle is never 0. */
 uint64_t mupci_xfer_get_nb(void *dst, int thread, uint64_t offset, size_t n);
 uint64_t mupci_xfer_put_nb(int thread, uint64_t offset, const void *src, size_t n);
+/* Complete (applied at the target) when the handle syncs. */
+uint64_t mupci_xfer_memset_nb(int thread, uint64_t offset, int c, size_t n);
 /* -1: not a live handle; otherwise 1 when complete (and retired) or, with
  * `wait` == 0, 0 when still in flight. */
 int mupci_xfer_sync(uint64_t handle, int wait);

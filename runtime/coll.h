@@ -1,0 +1,28 @@
+/*
+ * coll.h -- what the collective modules share: entering and leaving a
+ * call (flag checks, ALLSYNC barriers), locating this thread's part of a
+ * shared array, and the tree broadcast (coll.c).
+ */
+#ifndef MUPCI_COLL_H
+#define MUPCI_COLL_H
+
+#include "mupc.h"
+
+#include <stddef.h>
+
+/* Check the flags (and that THREADS-wide arguments are sane), start a new
+ * collective call, and wait for everyone under UPC_IN_ALLSYNC. */
+void mupci_coll_enter(upc_flag_t flags, const char *what, const char *file, int line);
+/* The barrier of UPC_OUT_ALLSYNC. */
+void mupci_coll_leave(upc_flag_t flags, const char *what, const char *file, int line);
+
+/* This thread's address for n bytes at p, which must have affinity to it
+ * and lie in its segment (else a fatal error naming `what` and `role`). */
+void *mupci_coll_local(mupc_ptr_t p, size_t n, const char *what, const char *role,
+                       const char *file, int line);
+
+/* Broadcast n bytes of buf from `root` over the binomial tree (buf is the
+ * data on the root, the destination elsewhere), as message `round`. */
+void mupci_coll_bcast(int root, void *buf, size_t n, int round);
+
+#endif
