@@ -180,25 +180,24 @@ static void reduce(const mupci_redop_t *op, mupc_ptr_t dst, mupc_ptr_t src, size
         }
         int root = commutes ? (int)dst.thread : 0;
         tree_reduce(op, root, &p);
-        if (mupc_mythread == root && !commutes) { /* rows in order */
-            partial_t total = partial_new(1, elem);
-            for (size_t r = 0; r < L.rows; r++)
+        partial_t result = partial_new(1, elem);
+        if (mupc_mythread == root) /* the rows, in order */
+            for (size_t r = 0; r < p.n; r++)
                 if (present(&p)[r]) {
-                    mupci_redop_fold(op, value_at(&total, 0), present(&total)[0],
+                    mupci_redop_fold(op, value_at(&result, 0), present(&result)[0],
                                      value_at(&p, r), 1);
-                    present(&total)[0] = 1;
+                    present(&result)[0] = 1;
                 }
-            free(p.buf);
-            p = total;
-        }
         if (root != (int)dst.thread) {
             if (mupc_mythread == root)
-                mupci_coll_send((int)dst.thread, ROUND_RESULT, p.buf, partial_bytes(&p));
+                mupci_coll_send((int)dst.thread, ROUND_RESULT, result.buf, partial_bytes(&result));
             else if (mupc_mythread == (int)dst.thread)
-                mupci_coll_recv(root, ROUND_RESULT, p.buf, partial_bytes(&p));
+                mupci_coll_recv(root, ROUND_RESULT, result.buf, partial_bytes(&result));
         }
         if (mupc_mythread == (int)dst.thread)
-            memcpy(mupci_coll_local(dst, elem, what, "dst", file, line), value_at(&p, 0), elem);
+            memcpy(mupci_coll_local(dst, elem, what, "dst", file, line), value_at(&result, 0),
+                   elem);
+        free(result.buf);
         free(p.buf);
     }
     mupci_coll_leave(flags, what, file, line);
