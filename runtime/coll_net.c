@@ -120,9 +120,11 @@ int mupci_coll_recv(int src, int round, void *buf, size_t n)
     *w.found = l->next;
     mupci_engine_unlock();
     if (l->size != n)
-        mupci_fatal("internal error: collective message %d from thread %d has %zu bytes, "
-                    "expected %zu",
-                    round, l->src, l->size, n);
+        mupci_fatal_plain("collective call number %u: thread %d sent %zu bytes where thread %d "
+                          "expected %zu: every thread must make the same collective calls in "
+                          "the same order, with the same nbytes, nelems, blk_size, op, src and "
+                          "dst",
+                          current_call, l->src, l->size, mupc_mythread, n);
     memcpy(buf, l->data, n);
     int from = l->src;
     free(l->data);

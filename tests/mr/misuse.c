@@ -5,6 +5,7 @@
  */
 #include <upc.h>
 #include <upc_atomic.h>
+#include <upc_collective.h>
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
@@ -86,6 +87,21 @@ int main(int argc, char **argv)
         p.addr += 4;
         long one = 1;
         upc_atomic_relaxed(d, NULL, UPC_ADD, p, &one, NULL); /* LINE_atomic-misaligned */
+    } else if (!strcmp(mode, "coll-flags")) {
+        upc_all_broadcast(MUPC_BASE(cells), MUPC_BASE(cells), 8, UPC_IN_NOSYNC | UPC_IN_MYSYNC); /* LINE_coll-flags */
+    } else if (!strcmp(mode, "coll-not-permutation")) {
+        MUPC_PUT(int, mupc_ptr_index(MUPC_BASE(cells), (size_t)MYTHREAD, sizeof(int), 1), 0);
+        upc_barrier();
+        upc_all_permute(MUPC_BASE(cells), MUPC_BASE(cells), MUPC_BASE(cells), 8, 0); /* LINE_coll-not-permutation */
+    } else if (!strcmp(mode, "coll-float-xor")) {
+        upc_all_reduceD(MUPC_BASE(cells), MUPC_BASE(cells), UPC_XOR, 4, 4, NULL, 0); /* LINE_coll-float-xor */
+    } else if (!strcmp(mode, "coll-func-null")) {
+        upc_all_reduceI(MUPC_BASE(cells), MUPC_BASE(cells), UPC_NONCOMM_FUNC, 4, 4, NULL, 0); /* LINE_coll-func-null */
+    } else if (!strcmp(mode, "coll-prefix-shifted")) {
+        mupc_ptr_t dst = mupc_ptr_index(MUPC_BASE(cells), 4, sizeof(long), 4);
+        upc_all_prefix_reduceL(dst, MUPC_BASE(cells), UPC_ADD, 4, 4, NULL, 0); /* LINE_coll-prefix-shifted */
+    } else if (!strcmp(mode, "coll-too-big")) {
+        upc_all_broadcast(MUPC_BASE(cells), MUPC_BASE(cells), (size_t)1 << 40, 0); /* LINE_coll-too-big */
     } else {
         fprintf(stderr, "misuse: unknown mode '%s'\n", mode);
         return 2;
