@@ -6,8 +6,12 @@
  * Ranks 0 and 1 ping-pong (8 bytes for latency, 1 MiB for bandwidth) and
  * rank 0 reads 8 bytes of rank 1's window with MPI_Get; the others wait in
  * a barrier, as the idle UPC threads of bench/core do.  Then every rank
- * runs MPI_Barrier.  Prints, with 2 ranks:
+ * runs MPI_Barrier, MPI_Bcast (8 bytes from rank 0) and MPI_Allreduce (one
+ * double, MPI_SUM), and with 4 ranks MPI_Alltoall of 64 KiB blocks.
+ * Prints, with 2 ranks:
  *   mpi.pingpong.rtt_us   mpi.pingpong.bw_mbs   mpi.rma.get_us   mpi.barrier.us
+ *   mpi.bcast_8b_us       mpi.allreduce_d_us
+ * (with 4: mpi.alltoall_64k_mbs, bytes each rank receives per second)
  * and with N != 2 the same names with _Nt before the unit.
  */
 #include "timing.h"
@@ -81,6 +85,44 @@ static double time_barrier(const bench_plan_t *plan, int iters)
     return bench_median(means, plan->batches);
 }
 
+/* Collectives: per-call wall time of a loop closed by a barrier, as in
+ * bench/coll. */
+enum { COLL_BCAST, COLL_ALLREDUCE, COLL_ALLTOALL };
+enum { ALLTOALL_BLOCK = 64 << 10 };
+static char *a2a_in, *a2a_out;
+
+static void collective(int which, int iters)
+{
+    double x = rank + 1.0, sum = 0;
+    long word = 42;
+    for (int i = 0; i < iters; i++) {
+        if (which == COLL_BCAST)
+            MPI_Bcast(&word, 1, MPI_LONG, 0, MPI_COMM_WORLD);
+        else if (which == COLL_ALLREDUCE)
+            MPI_Allreduce(&x, &sum, 1, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
+        else
+            MPI_Alltoall(a2a_in, ALLTOALL_BLOCK, MPI_BYTE, a2a_out, ALLTOALL_BLOCK, MPI_BYTE,
+                         MPI_COMM_WORLD);
+    }
+    MPI_Barrier(MPI_COMM_WORLD);
+    if (which == COLL_ALLREDUCE && iters > 0 && sum != nranks * (nranks + 1) / 2.0) {
+        fprintf(stderr, "mpi_baselines: MPI_Allreduce gave %g\n", sum);
+        MPI_Abort(MPI_COMM_WORLD, 1);
+    }
+}
+
+static double time_collective(const bench_plan_t *plan, int which, int iters)
+{
+    double means[64];
+    collective(which, iters / 10 + 1);
+    for (int b = 0; b < plan->batches; b++) {
+        double t0 = bench_now_us();
+        collective(which, iters);
+        means[b] = (bench_now_us() - t0) / iters;
+    }
+    return bench_median(means, plan->batches);
+}
+
 /* Iterations per batch: `full`, or fewer so that one batch takes about
  * 20 ms (decided by rank 0 from a short trial, shared with all ranks).
  * With more ranks than cores MPICH's busy-polling ranks make every
@@ -98,6 +140,9 @@ static int calibrate(void (*trial)(int iters), int full)
 
 static void trial_small(int iters) { pingpong(8, iters); }
 static void trial_big(int iters) { pingpong(BIG, iters); }
+static void trial_bcast(int iters) { collective(COLL_BCAST, iters); }
+static void trial_allreduce(int iters) { collective(COLL_ALLREDUCE, iters); }
+static void trial_alltoall(int iters) { collective(COLL_ALLTOALL, iters); }
 static void trial_barrier(int iters)
 {
     for (int i = 0; i < iters; i++)
@@ -128,11 +173,26 @@ int main(int argc, char **argv)
     /* MPI_Get: as many iterations as the small ping-pong (same cost class). */
     double get = time_get(&plan, win, calibrate(trial_small, bench_iters(&plan, 1000)));
     double barrier = time_barrier(&plan, calibrate(trial_barrier, bench_iters(&plan, 2000)));
+    double bcast = time_collective(&plan, COLL_BCAST,
+                                   calibrate(trial_bcast, bench_iters(&plan, 2000)));
+    double allreduce = time_collective(&plan, COLL_ALLREDUCE,
+                                       calibrate(trial_allreduce, bench_iters(&plan, 2000)));
+    double alltoall = 0;
+    if (nranks == 4) {
+        a2a_in = calloc(4, ALLTOALL_BLOCK);
+        a2a_out = calloc(4, ALLTOALL_BLOCK);
+        alltoall = time_collective(&plan, COLL_ALLTOALL,
+                                   calibrate(trial_alltoall, bench_iters(&plan, 200)));
+    }
     if (rank == 0) {
         bench_report("mpi.pingpong.rtt", "us", nranks, rtt);
         bench_report("mpi.pingpong.bw", "mbs", nranks, BIG / (big_rtt / 2)); /* bytes/us = MB/s */
         bench_report("mpi.rma.get", "us", nranks, get);
         bench_report_barrier("mpi.barrier", nranks, barrier);
+        bench_report("mpi.bcast_8b", "us", nranks, bcast);
+        bench_report("mpi.allreduce_d", "us", nranks, allreduce);
+        if (nranks == 4) /* bytes each rank receives from the others, per us = MB/s */
+            printf("mpi.alltoall_64k_mbs %.1f\n", 3.0 * ALLTOALL_BLOCK / alltoall);
     }
     MPI_Win_free(&win);
     free(buffer);

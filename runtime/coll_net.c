@@ -4,8 +4,7 @@
  *
  * A message longer than fits in a batch travels as several COLL messages
  * ("chunks"); each names its byte offset and the message's total length,
- * and MPI's per-source order delivers them in order.  The mailbox is a
- * short list: a thread has at most a few messages per peer outstanding.
+ * and MPI's per-source order delivers them in order.
  */
 #include "coll_net.h"
 #include "engine.h"
@@ -28,8 +27,23 @@ typedef struct letter {
     struct letter *next;
 } letter_t;
 
-static letter_t *mailbox; /* arrival order */
+/* One queue per source, in arrival order.  A source's messages arrive in
+ * the order of its calls, so the wanted letter is at or near the head
+ * even when a fast thread has run many calls ahead (UPC_IN_NOSYNC,
+ * MYSYNC) and its later letters pile up behind. */
+typedef struct queue {
+    letter_t *head, *tail;
+} queue_t;
+
+static queue_t *queues; /* [THREADS], progress lock held */
 static uint32_t current_call;
+
+static queue_t *queue_of(int src)
+{
+    if (!queues && !(queues = calloc((size_t)mupc_threads, sizeof *queues)))
+        mupci_fatal("out of memory for %d collective queues", mupc_threads);
+    return &queues[src];
+}
 
 void mupci_coll_begin(void) { current_call++; }
 
@@ -57,15 +71,13 @@ void mupci_coll_send(int dest, int round, const void *buf, size_t n)
     mupci_engine_unlock();
 }
 
-/* Lock held.  The incomplete letter this chunk continues, or a new one. */
+/* Lock held.  The letter this chunk continues (the source's last one, if
+ * incomplete: chunks of one message are sent back to back), or a new one. */
 static letter_t *letter_for(int src, uint32_t call, uint16_t round, size_t size)
 {
-    letter_t **at = &mailbox;
-    for (; *at; at = &(*at)->next) {
-        letter_t *l = *at;
-        if (l->src == src && l->call == call && l->round == round && l->received < l->size)
-            return l;
-    }
+    queue_t *q = queue_of(src);
+    if (q->tail && q->tail->received < q->tail->size)
+        return q->tail;
     letter_t *l = calloc(1, sizeof *l);
     if (!l || !(l->data = malloc(size ? size : 1)))
         mupci_fatal("out of memory for a %zu-byte collective message", size);
@@ -73,7 +85,11 @@ static letter_t *letter_for(int src, uint32_t call, uint16_t round, size_t size)
     l->round = round;
     l->src = src;
     l->size = size;
-    *at = l;
+    if (q->tail)
+        q->tail->next = l;
+    else
+        q->head = l;
+    q->tail = l;
     return l;
 }
 
@@ -82,7 +98,7 @@ void mupci_handle_COLL(int src, const mupci_msg_t *m, const void *payload, size_
     size_t offset = (size_t)(m->offset & MAX_MESSAGE);
     size_t size = (size_t)(m->offset >> CHUNK_OFFSET_BITS);
     letter_t *l = letter_for(src, m->op, m->flags, size);
-    if (offset != l->received || len > size - offset)
+    if (offset != l->received || len > size - offset || l->call != m->op)
         mupci_fatal("internal error: collective message chunk at %zu (%zu bytes) from thread "
                     "%d does not continue the %zu bytes received of %zu",
                     offset, len, src, l->received, size);
@@ -93,31 +109,55 @@ void mupci_handle_COLL(int src, const mupci_msg_t *m, const void *payload, size_
 typedef struct wanted {
     int src;
     uint16_t round;
-    letter_t **found; /* link pointing at the letter */
+    letter_t *found, *before; /* the letter, and its predecessor in its queue */
 } wanted_t;
 
-/* Lock held: whether the letter is complete; remembers where it is. */
-static int letter_arrived(void *arg)
+/* Lock held: look through one source's letters of the current call. */
+static int search_queue(wanted_t *w, int src)
 {
-    wanted_t *w = arg;
-    for (letter_t **at = &mailbox; *at; at = &(*at)->next) {
-        letter_t *l = *at;
-        if (l->call == current_call && l->round == w->round && l->received == l->size &&
-            (w->src == MUPCI_COLL_ANY || l->src == w->src)) {
-            w->found = at;
+    letter_t *prev = NULL;
+    for (letter_t *l = queue_of(src)->head; l; prev = l, l = l->next) {
+        if ((int32_t)(l->call - current_call) > 0)
+            return 0; /* later calls only from here on */
+        if (l->call == current_call && l->round == w->round && l->received == l->size) {
+            w->found = l;
+            w->before = prev;
             return 1;
         }
     }
     return 0;
 }
 
+/* Lock held: whether the wanted letter is complete; remembers where. */
+static int letter_arrived(void *arg)
+{
+    wanted_t *w = arg;
+    if (w->src != MUPCI_COLL_ANY)
+        return search_queue(w, w->src);
+    for (int t = 0; t < mupc_threads; t++)
+        if (search_queue(w, t))
+            return 1;
+    return 0;
+}
+
+static void unlink_letter(const wanted_t *w)
+{
+    queue_t *q = queue_of(w->found->src);
+    if (w->before)
+        w->before->next = w->found->next;
+    else
+        q->head = w->found->next;
+    if (q->tail == w->found)
+        q->tail = w->before;
+}
+
 int mupci_coll_recv(int src, int round, void *buf, size_t n)
 {
-    wanted_t w = {src, (uint16_t)round, NULL};
+    wanted_t w = {src, (uint16_t)round, NULL, NULL};
     mupci_engine_lock();
     mupci_engine_wait_locked(letter_arrived, &w);
-    letter_t *l = *w.found;
-    *w.found = l->next;
+    letter_t *l = w.found;
+    unlink_letter(&w);
     mupci_engine_unlock();
     if (l->size != n)
         mupci_fatal_plain("collective call number %u: thread %d sent %zu bytes where thread %d "
