@@ -146,6 +146,23 @@ static void decode(record_t *r, va_list ap)
         r->a[0] = (long long)va_arg(ap, size_t);
         r->a[1] = (long long)va_arg(ap, size_t);
         break;
+    case GASP_UPC_ALL_BROADCAST:
+    case GASP_UPC_ALL_EXCHANGE:
+        r->pts = *(mupc_ptr_t *)va_arg(ap, gasp_upc_PTS_t *); /* dst */
+        (void)va_arg(ap, gasp_upc_PTS_t *);
+        r->a[0] = (long long)va_arg(ap, size_t);
+        r->a[1] = va_arg(ap, int);
+        break;
+    case GASP_UPC_ALL_REDUCE:
+        r->pts = *(mupc_ptr_t *)va_arg(ap, gasp_upc_PTS_t *); /* dst */
+        (void)va_arg(ap, gasp_upc_PTS_t *);
+        r->a[0] = va_arg(ap, int);
+        r->a[1] = (long long)va_arg(ap, size_t);
+        r->a[2] = (long long)va_arg(ap, size_t);
+        (void)va_arg(ap, void *);
+        r->a[3] = va_arg(ap, int);
+        r->a[4] = (long long)va_arg(ap, gasp_upc_reduction_t);
+        break;
     case GASP_UPC_CACHE_HIT:
     case GASP_UPC_CACHE_INVALIDATE:
         r->a[0] = (long long)va_arg(ap, size_t);
@@ -374,6 +391,38 @@ static void cache_events(void)
     upc_barrier(); /* nobody reads data while others still write it */
 }
 
+/* Table 10: start and end with the call's arguments. */
+static void collectives(void)
+{
+    mupc_ptr_t a = upc_all_alloc((size_t)THREADS, 64), b = upc_all_alloc((size_t)THREADS, 64);
+    upc_flag_t flags = UPC_IN_MYSYNC | UPC_OUT_ALLSYNC;
+    tool.n = 0;
+    mupc_all_broadcast(b, a, 16, flags, "test.upc", 70);
+    record_t *r = expect_pair(GASP_UPC_ALL_BROADCAST, 70, listed(GASP_UPC_ALL_BROADCAST));
+    if (r) {
+        CHECK(mupc_ptr_equal(r->pts, b), "broadcast dst");
+        CHECK_EQ_LL(r->a[0], 16);
+        CHECK_EQ_LL(r->a[1], flags);
+    }
+    tool.n = 0;
+    mupc_all_exchange(b, a, 4, 0, "test.upc", 71);
+    r = expect_pair(GASP_UPC_ALL_EXCHANGE, 71, listed(GASP_UPC_ALL_EXCHANGE));
+    if (r)
+        CHECK_EQ_LL(r->a[0], 4);
+    tool.n = 0;
+    mupc_all_reduceD(b, a, UPC_MAX, 3, 2, NULL, UPC_OUT_NOSYNC, "test.upc", 72);
+    r = expect_pair(GASP_UPC_ALL_REDUCE, 72, listed(GASP_UPC_ALL_REDUCE));
+    if (r) {
+        CHECK(mupc_ptr_equal(r->pts, b), "reduce dst");
+        CHECK(r->a[0] == UPC_MAX && r->a[1] == 3 && r->a[2] == 2 && r->a[3] == UPC_OUT_NOSYNC,
+              "reduce varargs %lld %lld %lld %lld", r->a[0], r->a[1], r->a[2], r->a[3]);
+        CHECK_EQ_LL(r->a[4], GASP_UPC_REDUCTION_D);
+    }
+    upc_barrier();
+    upc_all_free(a);
+    upc_all_free(b);
+}
+
 static void heap_and_locks(void)
 {
     tool.n = 0;
@@ -449,6 +498,7 @@ int main(void)
     }
     synchronization();
     cache_events();
+    collectives();
     heap_and_locks();
     control_and_user_events();
     CHECK(pupc_ticks_to_ns(pupc_ticks_now()) > 0 && pupc_tick_granularityus() > 0,
