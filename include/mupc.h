@@ -377,6 +377,20 @@ void mupc_all_permute(mupc_ptr_t dst, mupc_ptr_t src, mupc_ptr_t perm, size_t nb
  * in element order; the other operations in any order.
  * T suffixes: C (signed char), UC, S, US, I, UI, L, UL, F, D, LD.
  * GASP: GASP_UPC_ALL_REDUCE / ALL_PREFIX_REDUCE with gasp_upc_reduction_t. */
+/* Suffix and C type, in the order of gasp_upc_reduction_t. */
+#define MUPC_REDUCE_TYPES(X)                                                   \
+    X(C, signed char)                                                          \
+    X(UC, unsigned char)                                                       \
+    X(S, short)                                                                \
+    X(US, unsigned short)                                                      \
+    X(I, int)                                                                  \
+    X(UI, unsigned int)                                                        \
+    X(L, long)                                                                 \
+    X(UL, unsigned long)                                                       \
+    X(F, float)                                                                \
+    X(D, double)                                                               \
+    X(LD, long double)
+
 #define MUPC_DECLARE_REDUCE(suffix, type)                                      \
     void mupc_all_reduce##suffix(mupc_ptr_t dst, mupc_ptr_t src, upc_op_t op, size_t nelems, \
                                  size_t blk_size, type (*func)(type, type), upc_flag_t flags, \
@@ -385,17 +399,7 @@ void mupc_all_permute(mupc_ptr_t dst, mupc_ptr_t src, mupc_ptr_t perm, size_t nb
                                         size_t nelems, size_t blk_size,         \
                                         type (*func)(type, type), upc_flag_t flags, \
                                         const char *file, int line);
-MUPC_DECLARE_REDUCE(C, signed char)
-MUPC_DECLARE_REDUCE(UC, unsigned char)
-MUPC_DECLARE_REDUCE(S, short)
-MUPC_DECLARE_REDUCE(US, unsigned short)
-MUPC_DECLARE_REDUCE(I, int)
-MUPC_DECLARE_REDUCE(UI, unsigned int)
-MUPC_DECLARE_REDUCE(L, long)
-MUPC_DECLARE_REDUCE(UL, unsigned long)
-MUPC_DECLARE_REDUCE(F, float)
-MUPC_DECLARE_REDUCE(D, double)
-MUPC_DECLARE_REDUCE(LD, long double)
+MUPC_REDUCE_TYPES(MUPC_DECLARE_REDUCE)
 #undef MUPC_DECLARE_REDUCE
 
 /* ---------------------------------------------------------------- */

@@ -84,7 +84,10 @@ static void check_thread(mupc_ptr_t p, const char *what, const char *role, const
                          int line)
 {
     if (MUPCI_CHECKS && mupci_unlikely(p.thread >= (uint32_t)mupc_threads || p.addr == 0))
-        mupci_fatal_at(file, line, "%s: %s is %s (thread %u, THREADS is %d)", what, role,
+        mupci_fatal_at(file, line,
+                       "%s: %s is %s (thread %u, THREADS is %d); pass a pointer into the "
+                       "shared array the call works on",
+                       what, role,
                        p.addr == 0 ? "a null pointer-to-shared" : "out of range", p.thread,
                        mupc_threads);
 }
@@ -160,137 +163,144 @@ static void allgather(const void *mine, void *all, size_t n)
 /* The collectives                                                   */
 /* ---------------------------------------------------------------- */
 
-#define MUPCI_COLL_EVENT(evt, type) \
-    MUPCI_GASP_EVENT(evt, type, 0, file, line, &dst, &src, nbytes, (int)flags)
+/* One call of a data-movement collective: GASP start, argument checks,
+ * entry synchronization, the movement (skipped for 0 bytes), exit
+ * synchronization, GASP end. */
+typedef void (*move_fn)(mupc_ptr_t dst, mupc_ptr_t src, size_t nbytes, const char *what,
+                        const char *file, int line);
+
+static void run_collective(unsigned int evt, const char *what, move_fn move, mupc_ptr_t dst,
+                           mupc_ptr_t src, size_t nbytes, upc_flag_t flags, const char *file,
+                           int line)
+{
+    MUPCI_GASP_EVENT(evt, GASP_START, 0, file, line, &dst, &src, nbytes, (int)flags);
+    check_thread(src, what, "src", file, line);
+    check_thread(dst, what, "dst", file, line);
+    mupci_coll_enter(flags, what, file, line);
+    if (nbytes > 0)
+        move(dst, src, nbytes, what, file, line);
+    mupci_coll_leave(flags, what, file, line);
+    MUPCI_GASP_EVENT(evt, GASP_END, 0, file, line, &dst, &src, nbytes, (int)flags);
+}
+
+static void move_broadcast(mupc_ptr_t dst, mupc_ptr_t src, size_t nbytes, const char *what,
+                           const char *file, int line)
+{
+    int root = (int)src.thread;
+    char *out = mupci_coll_local(block_of(dst, mupc_mythread, nbytes), nbytes, what,
+                                 "dst block", file, line);
+    if (mupc_mythread == root) {
+        char *in = mupci_coll_local(src, nbytes, what, "src", file, line);
+        mupci_coll_bcast(root, in, nbytes, ROUND_BCAST);
+        memmove(out, in, nbytes);
+    } else {
+        mupci_coll_bcast(root, out, nbytes, ROUND_BCAST);
+    }
+}
+
+static void move_scatter(mupc_ptr_t dst, mupc_ptr_t src, size_t nbytes, const char *what,
+                         const char *file, int line)
+{
+    int N = mupc_threads, root = (int)src.thread;
+    char *out = mupci_coll_local(block_of(dst, mupc_mythread, nbytes), nbytes, what,
+                                 "dst block", file, line);
+    char *all = NULL;
+    if (mupc_mythread == root) { /* src's blocks in virtual-rank order */
+        const char *in = mupci_coll_local(src, (size_t)N * nbytes, what, "src", file, line);
+        all = xmalloc((size_t)N * nbytes);
+        for (int v = 0; v < N; v++)
+            memcpy(all + (size_t)v * nbytes,
+                   in + (size_t)mupci_tree_thread(v, root, N) * nbytes, nbytes);
+    }
+    tree_scatter(root, all, out, nbytes);
+    free(all);
+}
+
+static void move_gather(mupc_ptr_t dst, mupc_ptr_t src, size_t nbytes, const char *what,
+                        const char *file, int line)
+{
+    int N = mupc_threads, root = (int)dst.thread;
+    const char *in = mupci_coll_local(block_of(src, mupc_mythread, nbytes), nbytes, what,
+                                      "src block", file, line);
+    char *all = mupc_mythread == root ? xmalloc((size_t)N * nbytes) : NULL;
+    tree_gather(root, in, all, nbytes);
+    if (all) {
+        char *out = mupci_coll_local(dst, (size_t)N * nbytes, what, "dst", file, line);
+        for (int v = 0; v < N; v++)
+            memcpy(out + (size_t)mupci_tree_thread(v, root, N) * nbytes,
+                   all + (size_t)v * nbytes, nbytes);
+        free(all);
+    }
+}
+
+static void move_gather_all(mupc_ptr_t dst, mupc_ptr_t src, size_t nbytes, const char *what,
+                            const char *file, int line)
+{
+    size_t total = (size_t)mupc_threads * nbytes;
+    const char *in = mupci_coll_local(block_of(src, mupc_mythread, nbytes), nbytes, what,
+                                      "src block", file, line);
+    char *out = mupci_coll_local(block_of(dst, mupc_mythread, total), total, what,
+                                 "dst block", file, line);
+    char *all = xmalloc(total); /* dst may overlap src */
+    allgather(in, all, nbytes);
+    memcpy(out, all, total);
+    free(all);
+}
+
+static void move_exchange(mupc_ptr_t dst, mupc_ptr_t src, size_t nbytes, const char *what,
+                          const char *file, int line)
+{
+    int N = mupc_threads, me = mupc_mythread;
+    size_t total = (size_t)N * nbytes;
+    const char *in = mupci_coll_local(block_of(src, me, total), total, what, "src block",
+                                      file, line);
+    char *out = mupci_coll_local(block_of(dst, me, total), total, what, "dst block", file,
+                                 line);
+    /* Staggered, so the threads do not all send to thread 0 first. */
+    for (int k = 1; k < N; k++) {
+        int to = (me + k) % N;
+        mupci_coll_send(to, ROUND_DIRECT, in + (size_t)to * nbytes, nbytes);
+    }
+    memmove(out + (size_t)me * nbytes, in + (size_t)me * nbytes, nbytes);
+    for (int k = 1; k < N; k++) {
+        int from = (me - k + N) % N;
+        mupci_coll_recv(from, ROUND_DIRECT, out + (size_t)from * nbytes, nbytes);
+    }
+}
 
 void mupc_all_broadcast(mupc_ptr_t dst, mupc_ptr_t src, size_t nbytes, upc_flag_t flags,
                         const char *file, int line)
 {
-    static const char what[] = "upc_all_broadcast";
-    MUPCI_COLL_EVENT(GASP_UPC_ALL_BROADCAST, GASP_START);
-    check_thread(src, what, "src", file, line);
-    check_thread(dst, what, "dst", file, line);
-    mupci_coll_enter(flags, what, file, line);
-    if (nbytes > 0) {
-        int root = (int)src.thread;
-        char *out = mupci_coll_local(block_of(dst, mupc_mythread, nbytes), nbytes, what,
-                                     "dst block", file, line);
-        if (mupc_mythread == root) {
-            char *in = mupci_coll_local(src, nbytes, what, "src", file, line);
-            mupci_coll_bcast(root, in, nbytes, ROUND_BCAST);
-            memmove(out, in, nbytes);
-        } else {
-            mupci_coll_bcast(root, out, nbytes, ROUND_BCAST);
-        }
-    }
-    mupci_coll_leave(flags, what, file, line);
-    MUPCI_COLL_EVENT(GASP_UPC_ALL_BROADCAST, GASP_END);
+    run_collective(GASP_UPC_ALL_BROADCAST, "upc_all_broadcast", move_broadcast, dst, src,
+                   nbytes, flags, file, line);
 }
 
 void mupc_all_scatter(mupc_ptr_t dst, mupc_ptr_t src, size_t nbytes, upc_flag_t flags,
                       const char *file, int line)
 {
-    static const char what[] = "upc_all_scatter";
-    MUPCI_COLL_EVENT(GASP_UPC_ALL_SCATTER, GASP_START);
-    check_thread(src, what, "src", file, line);
-    check_thread(dst, what, "dst", file, line);
-    mupci_coll_enter(flags, what, file, line);
-    if (nbytes > 0) {
-        int N = mupc_threads, root = (int)src.thread;
-        char *out = mupci_coll_local(block_of(dst, mupc_mythread, nbytes), nbytes, what,
-                                     "dst block", file, line);
-        char *all = NULL;
-        if (mupc_mythread == root) { /* src's blocks in virtual-rank order */
-            const char *in = mupci_coll_local(src, (size_t)N * nbytes, what, "src", file, line);
-            all = xmalloc((size_t)N * nbytes);
-            for (int v = 0; v < N; v++)
-                memcpy(all + (size_t)v * nbytes,
-                       in + (size_t)mupci_tree_thread(v, root, N) * nbytes, nbytes);
-        }
-        tree_scatter(root, all, out, nbytes);
-        free(all);
-    }
-    mupci_coll_leave(flags, what, file, line);
-    MUPCI_COLL_EVENT(GASP_UPC_ALL_SCATTER, GASP_END);
+    run_collective(GASP_UPC_ALL_SCATTER, "upc_all_scatter", move_scatter, dst, src,
+                   nbytes, flags, file, line);
 }
 
 void mupc_all_gather(mupc_ptr_t dst, mupc_ptr_t src, size_t nbytes, upc_flag_t flags,
                      const char *file, int line)
 {
-    static const char what[] = "upc_all_gather";
-    MUPCI_COLL_EVENT(GASP_UPC_ALL_GATHER, GASP_START);
-    check_thread(src, what, "src", file, line);
-    check_thread(dst, what, "dst", file, line);
-    mupci_coll_enter(flags, what, file, line);
-    if (nbytes > 0) {
-        int N = mupc_threads, root = (int)dst.thread;
-        const char *in = mupci_coll_local(block_of(src, mupc_mythread, nbytes), nbytes, what,
-                                          "src block", file, line);
-        char *all = mupc_mythread == root ? xmalloc((size_t)N * nbytes) : NULL;
-        tree_gather(root, in, all, nbytes);
-        if (all) {
-            char *out = mupci_coll_local(dst, (size_t)N * nbytes, what, "dst", file, line);
-            for (int v = 0; v < N; v++)
-                memcpy(out + (size_t)mupci_tree_thread(v, root, N) * nbytes,
-                       all + (size_t)v * nbytes, nbytes);
-            free(all);
-        }
-    }
-    mupci_coll_leave(flags, what, file, line);
-    MUPCI_COLL_EVENT(GASP_UPC_ALL_GATHER, GASP_END);
+    run_collective(GASP_UPC_ALL_GATHER, "upc_all_gather", move_gather, dst, src,
+                   nbytes, flags, file, line);
 }
 
 void mupc_all_gather_all(mupc_ptr_t dst, mupc_ptr_t src, size_t nbytes, upc_flag_t flags,
                          const char *file, int line)
 {
-    static const char what[] = "upc_all_gather_all";
-    MUPCI_COLL_EVENT(GASP_UPC_ALL_GATHER_ALL, GASP_START);
-    check_thread(src, what, "src", file, line);
-    check_thread(dst, what, "dst", file, line);
-    mupci_coll_enter(flags, what, file, line);
-    if (nbytes > 0) {
-        size_t total = (size_t)mupc_threads * nbytes;
-        const char *in = mupci_coll_local(block_of(src, mupc_mythread, nbytes), nbytes, what,
-                                          "src block", file, line);
-        char *out = mupci_coll_local(block_of(dst, mupc_mythread, total), total, what,
-                                     "dst block", file, line);
-        char *all = xmalloc(total); /* dst may overlap src */
-        allgather(in, all, nbytes);
-        memcpy(out, all, total);
-        free(all);
-    }
-    mupci_coll_leave(flags, what, file, line);
-    MUPCI_COLL_EVENT(GASP_UPC_ALL_GATHER_ALL, GASP_END);
+    run_collective(GASP_UPC_ALL_GATHER_ALL, "upc_all_gather_all", move_gather_all, dst, src,
+                   nbytes, flags, file, line);
 }
 
 void mupc_all_exchange(mupc_ptr_t dst, mupc_ptr_t src, size_t nbytes, upc_flag_t flags,
                        const char *file, int line)
 {
-    static const char what[] = "upc_all_exchange";
-    MUPCI_COLL_EVENT(GASP_UPC_ALL_EXCHANGE, GASP_START);
-    check_thread(src, what, "src", file, line);
-    check_thread(dst, what, "dst", file, line);
-    mupci_coll_enter(flags, what, file, line);
-    if (nbytes > 0) {
-        int N = mupc_threads, me = mupc_mythread;
-        size_t total = (size_t)N * nbytes;
-        const char *in = mupci_coll_local(block_of(src, me, total), total, what, "src block",
-                                          file, line);
-        char *out = mupci_coll_local(block_of(dst, me, total), total, what, "dst block", file,
-                                     line);
-        /* Staggered, so the threads do not all send to thread 0 first. */
-        for (int k = 1; k < N; k++) {
-            int to = (me + k) % N;
-            mupci_coll_send(to, ROUND_DIRECT, in + (size_t)to * nbytes, nbytes);
-        }
-        memmove(out + (size_t)me * nbytes, in + (size_t)me * nbytes, nbytes);
-        for (int k = 1; k < N; k++) {
-            int from = (me - k + N) % N;
-            mupci_coll_recv(from, ROUND_DIRECT, out + (size_t)from * nbytes, nbytes);
-        }
-    }
-    mupci_coll_leave(flags, what, file, line);
-    MUPCI_COLL_EVENT(GASP_UPC_ALL_EXCHANGE, GASP_END);
+    run_collective(GASP_UPC_ALL_EXCHANGE, "upc_all_exchange", move_exchange, dst, src,
+                   nbytes, flags, file, line);
 }
 
 /* ---- permute ---- */

@@ -9,23 +9,10 @@
 #ifndef MUPCI_COLL_OPS_H
 #define MUPCI_COLL_OPS_H
 
+#include <mupc.h> /* MUPC_REDUCE_TYPES */
 #include <upc_types.h>
 
 #include <stddef.h>
-
-/* Suffix, C type; in the order of gasp_upc_reduction_t. */
-#define MUPC_REDUCE_TYPES(X)                                                   \
-    X(C, signed char)                                                          \
-    X(UC, unsigned char)                                                       \
-    X(S, short)                                                                \
-    X(US, unsigned short)                                                      \
-    X(I, int)                                                                  \
-    X(UI, unsigned int)                                                        \
-    X(L, long)                                                                 \
-    X(UL, unsigned long)                                                       \
-    X(F, float)                                                                \
-    X(D, double)                                                               \
-    X(LD, long double)
 
 typedef enum {
 #define MUPCI_REDTYPE_ENUM(suffix, type) MUPCI_RED_##suffix,

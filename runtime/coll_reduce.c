@@ -154,7 +154,8 @@ static void check_args(const mupci_redop_t *op, mupc_ptr_t dst, mupc_ptr_t src,
                                        dst.thread >= (uint32_t)mupc_threads || dst.addr == 0))
         mupci_fatal_at(file, line,
                        "%s: src (thread %u, offset %llu) or dst (thread %u, offset %llu) is "
-                       "null or out of range (THREADS is %d)",
+                       "null or out of range (THREADS is %d); pass pointers into the shared "
+                       "arrays the call works on",
                        what, src.thread, (unsigned long long)src.addr, dst.thread,
                        (unsigned long long)dst.addr, mupc_threads);
 }
