@@ -55,6 +55,9 @@ static const setting_t settings[MUPCI_CONFIG_KEYS] = {
      "longest sleep of an idle pthread: bounds the first-request latency after a quiet period"},
     /* 2000 rather than 1000: 4 idle threads burned 0.14-0.17 CPU-s per 2 s
      * with 1000 (bench/idle, mark 0.2), 0.09-0.10 with 2000. */
+    {"direct_gets", KIND_BOOL, 1, 0, 1, 0, FIELD(direct_gets),
+     "large gets from threads on the same node copy straight from the target's memory "
+     "(process_vm_readv) without involving it; off: every get is a message"},
     {"verbose", KIND_INT, 0, 0, 2, 0, FIELD(verbose),
      "1: thread 0 prints the settings at start-up"},
     /* The remote reference cache (cache/README.md).  HP-UPC's defaults

@@ -14,7 +14,7 @@
 #include <stddef.h>
 #include <stdio.h>
 
-enum { MUPCI_CONFIG_KEYS = 15, MUPCI_CONFIG_ORIGIN_MAX = 160 };
+enum { MUPCI_CONFIG_KEYS = 16, MUPCI_CONFIG_ORIGIN_MAX = 160 };
 
 typedef struct mupci_config {
     size_t segment_size;   /* shared segment per UPC thread, bytes */
@@ -26,6 +26,7 @@ typedef struct mupci_config {
     int spin_polls;        /* polls before a waiting pthread yields */
     int yield_window_us;   /* yielding window before sleeping */
     int idle_sleep_max_us; /* longest idle sleep */
+    int direct_gets;       /* 1: on-node large gets by cross-memory attach */
     int verbose;           /* 1: print the settings at start-up */
     int cache;             /* 1: relaxed remote scalar accesses are cached */
     size_t cache_line_size; /* bytes per line, a power of two */

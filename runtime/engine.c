@@ -5,6 +5,7 @@
  */
 #include "engine.h"
 #include "backoff.h"
+#include "direct.h"
 #include "fatal.h"
 
 #include <pthread.h>
@@ -38,6 +39,7 @@ static int progress_depth; /* >0 while dispatching (handlers must not wait) */
 static atomic_int shutdown_flag;
 static atomic_int exit_status;
 static atomic_uint compute_activity; /* bumped by every progress pass of a waiting computation pthread */
+static atomic_int comm_kicked;       /* work was queued for the communication pthread */
 static pthread_mutex_t wake_mx = PTHREAD_MUTEX_INITIALIZER;
 static pthread_cond_t wake_cv = PTHREAD_COND_INITIALIZER;
 
@@ -439,6 +441,7 @@ int mupci_engine_progress(int flush_everything)
     progress_depth++;
     int work = poll_incoming();
     work += poll_data_recvs();
+    work += mupci_direct_progress(cfg->fragment_size);
     progress_depth--;
     flush_after_pass(flush_everything);
     work += poll_sends();
@@ -616,7 +619,12 @@ int mupci_engine_comm_loop(void)
     prctl(PR_SET_TIMERSLACK, 1000UL, 0, 0, 0); /* sleeps of ~20 us must not cost 50 us */
     while (!atomic_load(&shutdown_flag)) {
         unsigned now = atomic_load_explicit(&compute_activity, memory_order_relaxed);
-        if (now != seen) {
+        if (atomic_exchange(&comm_kicked, 0)) {
+            /* Queued work (a direct copy) is ours to do even if the
+             * computation pthread waited a moment ago: it computes now. */
+            seen = now;
+            mupci_backoff_reset(&b);
+        } else if (now != seen) {
             seen = now;
             comm_defer(&defer);
             continue;
@@ -634,6 +642,14 @@ int mupci_engine_comm_loop(void)
             comm_idle(&b);
     }
     return atomic_load(&exit_status);
+}
+
+void mupci_engine_wake_comm(void)
+{
+    atomic_store(&comm_kicked, 1);
+    MUPCI_PT(pthread_mutex_lock(&wake_mx));
+    MUPCI_PT(pthread_cond_signal(&wake_cv));
+    MUPCI_PT(pthread_mutex_unlock(&wake_mx));
 }
 
 void mupci_engine_request_shutdown(int status)

@@ -37,6 +37,9 @@ void mupci_engine_finalize(void);
 /* Any thread: stop the communication loop; computation-pthread waits park. */
 void mupci_engine_request_shutdown(int status);
 int mupci_engine_shutting_down(void);
+/* Any thread: end the communication pthread's idle sleep now (work was
+ * queued for it). */
+void mupci_engine_wake_comm(void);
 
 /* ---- the progress lock ---- */
 void mupci_engine_lock(void);

@@ -27,6 +27,7 @@
 #include "rcache.h"
 #include "rendezvous.h"
 #include "segment.h"
+#include "direct.h"
 #include "xfer.h"
 
 #include <mpi.h>
@@ -232,12 +233,24 @@ static void start_mpi(int *argc, char ***argv)
                           provided, MPI_THREAD_SERIALIZED);
 }
 
+static void report_direct_gets(void)
+{
+    int refused = 0, direct = mupci_direct_peers(&refused);
+    fprintf(stderr, "mupc: thread 0 reads %d of the other %d threads directly (direct_gets)\n",
+            direct, mupc_threads - 1);
+    if (refused)
+        fprintf(stderr, "mupc: the kernel refused cross-memory attach to %d threads on this "
+                        "node (ptrace restrictions?); their large gets take the message path\n",
+                refused);
+}
+
 static void start_runtime(void)
 {
     load_config();
     mupci_segment_init(config.segment_size, mupc_threads);
     mupci_engine_init(&config, node_oversubscribed());
     mupci_xfer_init(mupc_threads);
+    mupci_direct_init(config.direct_gets, mupc_mythread, mupc_threads);
     mupci_barrier_init(mupc_mythread, mupc_threads);
     mupci_rv_init(mupc_threads);
     mupci_alloc_init(&config);
@@ -248,6 +261,7 @@ static void start_runtime(void)
     if (config.verbose && mupc_mythread == 0) {
         fprintf(stderr, "mupc: %d threads; settings:\n", mupc_threads);
         mupci_config_print(stderr, &config);
+        report_direct_gets();
     }
 }
 
@@ -272,6 +286,7 @@ int main(int argc, char **argv)
         mupci_rcache_finalize();
         mupci_lock_finalize();
         mupci_alloc_finalize();
+        mupci_direct_finalize();
         mupci_segment_finalize();
         return status;
     }

@@ -8,6 +8,7 @@
  * makes each ACK mean "everything before it is applied".
  */
 #include "xfer.h"
+#include "direct.h"
 #include "engine.h"
 #include "fatal.h"
 #include "segment.h"
@@ -69,19 +70,45 @@ static mupci_op_t *start_get_locked(void *dst, int thread, uint64_t offset, size
     return op;
 }
 
+/* Large gets from a thread on this node are copied straight from its
+ * segment (direct.h), unless a put of ours to it may still be in flight:
+ * the get must see it, and only the message path keeps that order.
+ * (`written` is the computation pthread's own: no lock needed.) */
+static int goes_direct(int thread, size_t n)
+{
+    return n > mupci_engine_inline_max() && !written[thread] && mupci_direct_usable(thread);
+}
+
 /* A blocking get takes the progress lock once: ask, wait, free the slot. */
 void mupci_xfer_get(void *dst, int thread, uint64_t offset, size_t n)
 {
+    if (goes_direct(thread, n)) {
+        mupci_direct_read(dst, thread, offset, n);
+        return;
+    }
     mupci_engine_lock();
     finish_locked(start_get_locked(dst, thread, offset, n));
     mupci_engine_unlock();
 }
 
+/* A direct non-blocking get is copied by whoever makes progress: the
+ * communication pthread while the caller computes, the caller itself once
+ * it waits in upc_sync. */
 uint64_t mupci_xfer_get_nb(void *dst, int thread, uint64_t offset, size_t n)
 {
+    int direct = goes_direct(thread, n);
     mupci_engine_lock();
-    uint64_t h = mupci_op_handle(start_get_locked(dst, thread, offset, n));
+    mupci_op_t *op;
+    if (direct) {
+        op = mupci_op_alloc(1, dst);
+        mupci_direct_read_async(dst, thread, offset, n, &op->pending);
+    } else {
+        op = start_get_locked(dst, thread, offset, n);
+    }
+    uint64_t h = mupci_op_handle(op);
     mupci_engine_unlock();
+    if (direct)
+        mupci_engine_wake_comm();
     return h;
 }
 

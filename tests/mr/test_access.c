@@ -6,6 +6,7 @@
 #include "check.h"
 
 #include <string.h>
+#include <upc_nb.h>
 
 /* Every scalar type but pointers-to-shared (tested separately). */
 #define SCALARS(X)                                                                      \
@@ -122,6 +123,36 @@ static void memset_round(void)
     }
 }
 
+/* A thread's own small puts (still batched, not yet at the target) must
+ * be seen by its next large get of the same bytes, blocking or not: large
+ * on-node gets read the target's memory directly (runtime/direct.h) and
+ * would overtake them. */
+static void put_then_large_get(void)
+{
+    int to = (MYTHREAD + 1) % THREADS;
+    size_t n = 300 * 1024;
+    unsigned char *back = malloc(n);
+    for (int round = 0; round < 2; round++) {
+        unsigned char note[64];
+        memset(note, 0xA0 + round, sizeof note);
+        upc_memput(MUPC_ELEM(big, (size_t)to * BIG + 4096), note, sizeof note);
+        mupc_put_uchar(MUPC_ELEM(big, (size_t)to * BIG + n - 1), (unsigned char)(0x50 + round),
+                    MUPC_RELAXED, __FILE__, __LINE__);
+        if (round == 0) {
+            upc_memget(back, MUPC_ELEM(big, (size_t)to * BIG), n);
+        } else {
+            upc_handle_t h = upc_memget_nb(back, MUPC_ELEM(big, (size_t)to * BIG), n);
+            upc_sync(h);
+        }
+        CHECK(back[4096] == note[0] && back[4096 + 63] == note[63],
+              "round %d: a 300 KiB get sees this thread's 64-byte put before it", round);
+        CHECK(back[n - 1] == 0x50 + round, "round %d: a 300 KiB get sees this thread's 1-byte "
+                                           "relaxed put before it (%#x)", round, back[n - 1]);
+    }
+    upc_barrier();
+    free(back);
+}
+
 int main(void)
 {
     scalar_round(MUPC_RELAXED);
@@ -131,6 +162,7 @@ int main(void)
     for (size_t k = 0; k < sizeof sizes / sizeof sizes[0]; k++)
         bulk_round(sizes[k]);
     memset_round();
+    put_then_large_get();
     if (MYTHREAD == 0)
         printf("test_access: %d threads OK\n", THREADS);
     return 0;

@@ -1,0 +1,151 @@
+/*
+ * direct.c -- on-node single-copy reads with process_vm_readv (direct.h).
+ */
+#define _GNU_SOURCE
+#include "direct.h"
+#include "engine.h"
+#include "fatal.h"
+#include "segment.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <sys/uio.h>
+#include <unistd.h>
+
+typedef struct {
+    int64_t pid;
+    uint64_t base;    /* the segment's address in that process */
+    int32_t node;     /* lowest rank on the same node */
+    int32_t readable; /* the probe read succeeded (set locally) */
+} peer_t;
+
+typedef struct {
+    char *dst;
+    int thread;
+    uint64_t offset;
+    size_t n, done;
+    volatile int *pending;
+} job_t;
+
+static peer_t *peers;
+static int nthreads, refused;
+static job_t *jobs;
+static size_t job_head, job_count, job_cap;
+
+static int node_leader(void)
+{
+    MPI_Comm node;
+    int me = 0, leader = 0;
+    MUPCI_MPI(MPI_Comm_rank(mupci_comm, &me));
+    MUPCI_MPI(MPI_Comm_split_type(mupci_comm, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node));
+    MUPCI_MPI(MPI_Allreduce(&me, &leader, 1, MPI_INT, MPI_MIN, node));
+    MUPCI_MPI(MPI_Comm_free(&node));
+    return leader;
+}
+
+/* One kernel call; the count of bytes copied, or -1 with errno. */
+static ssize_t read_from(int thread, void *dst, uint64_t offset, size_t n)
+{
+    struct iovec local = {dst, n};
+    struct iovec remote = {(void *)(uintptr_t)(peers[thread].base + offset), n};
+    return process_vm_readv((pid_t)peers[thread].pid, &local, 1, &remote, 1, 0);
+}
+
+static int probe(int thread)
+{
+    char byte[MUPCI_SEGMENT_RESERVED];
+    return read_from(thread, byte, 0, sizeof byte) == (ssize_t)sizeof byte;
+}
+
+void mupci_direct_init(int enabled, int mythread, int threads)
+{
+    peers = calloc((size_t)threads, sizeof *peers);
+    if (!peers)
+        mupci_fatal("out of memory");
+    /* Let the other ranks of the job read this process even under Yama's
+     * ptrace_scope 1, where only ancestors may (MPICH and Open MPI do the
+     * same for their single-copy transfers). */
+    if (enabled)
+        (void)prctl(PR_SET_PTRACER, PR_SET_PTRACER_ANY, 0, 0, 0);
+    peer_t me = {(int64_t)getpid(), (uint64_t)(uintptr_t)mupci_segment_base, node_leader(), 0};
+    MUPCI_MPI(MPI_Allgather(&me, (int)sizeof me, MPI_BYTE, peers, (int)sizeof me, MPI_BYTE,
+                            mupci_comm));
+    nthreads = threads;
+    for (int t = 0; t < threads; t++) {
+        int neighbour = t != mythread && peers[t].node == me.node;
+        peers[t].readable = enabled && neighbour && probe(t);
+        refused += enabled && neighbour && !peers[t].readable;
+    }
+}
+
+int mupci_direct_peers(int *refused_out)
+{
+    int readable = 0;
+    for (int t = 0; t < nthreads; t++)
+        readable += peers[t].readable;
+    *refused_out = refused;
+    return readable;
+}
+
+void mupci_direct_finalize(void)
+{
+    free(peers);
+    free(jobs);
+    peers = NULL;
+    jobs = NULL;
+    job_head = job_count = job_cap = 0;
+}
+
+int mupci_direct_usable(int thread) { return peers[thread].readable; }
+
+static size_t copy_piece(char *dst, int thread, uint64_t offset, size_t n)
+{
+    ssize_t got = read_from(thread, dst, offset, n);
+    if (got <= 0)
+        mupci_fatal("internal error: reading %zu bytes of thread %d's segment at offset %llu "
+                    "failed (%s), though the start-up probe could; set direct_gets = off in "
+                    "mupc.conf to use messages",
+                    n, thread, (unsigned long long)offset, got < 0 ? strerror(errno) : "no bytes");
+    return (size_t)got;
+}
+
+void mupci_direct_read(void *dst, int thread, uint64_t offset, size_t n)
+{
+    for (size_t done = 0; done < n;)
+        done += copy_piece((char *)dst + done, thread, offset + done, n - done);
+}
+
+void mupci_direct_read_async(void *dst, int thread, uint64_t offset, size_t n,
+                             volatile int *pending)
+{
+    if (job_head + job_count == job_cap) {
+        if (job_head > 0) { /* slide the live jobs to the front */
+            memmove(jobs, jobs + job_head, job_count * sizeof *jobs);
+            job_head = 0;
+        } else {
+            job_cap = job_cap ? 2 * job_cap : 16;
+            jobs = realloc(jobs, job_cap * sizeof *jobs);
+            if (!jobs)
+                mupci_fatal("out of memory");
+        }
+    }
+    jobs[job_head + job_count++] = (job_t){dst, thread, offset, n, 0, pending};
+}
+
+int mupci_direct_progress(size_t piece)
+{
+    if (job_count == 0)
+        return 0;
+    job_t *j = &jobs[job_head];
+    size_t len = j->n - j->done < piece ? j->n - j->done : piece;
+    j->done += copy_piece(j->dst + j->done, j->thread, j->offset + j->done, len);
+    if (j->done == j->n) {
+        (*j->pending)--;
+        job_head++;
+        if (--job_count == 0)
+            job_head = 0;
+    }
+    return 1;
+}
