@@ -14,8 +14,8 @@
  *                                      each thread receives from the others per second
  *   with 2 threads also
  *     mupc.nb.overlap_pct              share of a 4 MiB upc_memget_nb (thread 0 reads
- *                                      thread 1) hidden behind computation of about
- *                                      the same length: (get + compute - both) / get
+ *                                      thread 1) hidden behind computation of 1.2 x
+ *                                      the get's time: (get + compute - both) / get
  * Every loop ends with a barrier, so the figures are per call on the
  * slowest thread.  Results are checked.  Medians over batches.
  */
@@ -175,9 +175,10 @@ static void overlap(const bench_plan_t *plan)
     if (MYTHREAD == 0) {
         char *buf = malloc(NB_BYTES);
         double get = median_us(plan, 0, buf, src, 0);
-        long rounds = 1000;
-        while (median_us(plan, 1, buf, src, rounds) < 1.2 * get)
-            rounds *= 2;
+        /* computation of 1.2 x the blocking get: long enough to hide it,
+         * scaled linearly (doubling overshot to anywhere up to 2.4 x) */
+        long rounds = 100000;
+        rounds = (long)((double)rounds * 1.2 * get / median_us(plan, 1, buf, src, rounds)) + 1;
         double comp = median_us(plan, 1, buf, src, rounds);
         double both = median_us(plan, 2, buf, src, rounds);
         if (buf[NB_BYTES - 1] != 2)

@@ -8,6 +8,7 @@
 #include "segment.h"
 
 #include <errno.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/prctl.h>
@@ -21,18 +22,25 @@ typedef struct {
     int32_t readable; /* the probe read succeeded (set locally) */
 } peer_t;
 
+/* A queued non-blocking read.  Pieces are claimed under queue_lock and
+ * copied without it, so the communication pthread can copy a whole
+ * transfer in one kernel call while a waiting computation pthread claims
+ * what is left. */
 typedef struct {
     char *dst;
     int thread;
     uint64_t offset;
-    size_t n, done;
+    size_t n;
+    size_t claimed; /* bytes handed out to copiers */
+    size_t copied;  /* bytes copied */
     volatile int *pending;
 } job_t;
 
 static peer_t *peers;
 static int nthreads, refused;
-static job_t *jobs;
-static size_t job_head, job_count, job_cap;
+static pthread_mutex_t queue_lock = PTHREAD_MUTEX_INITIALIZER;
+static job_t **jobs; /* oldest first; a job stays until it is copied */
+static size_t job_count, job_cap;
 
 static int node_leader(void)
 {
@@ -92,10 +100,12 @@ int mupci_direct_peers(int *refused_out)
 void mupci_direct_finalize(void)
 {
     free(peers);
+    for (size_t i = 0; i < job_count; i++)
+        free(jobs[i]);
     free(jobs);
     peers = NULL;
     jobs = NULL;
-    job_head = job_count = job_cap = 0;
+    job_count = job_cap = 0;
 }
 
 int mupci_direct_usable(int thread) { return peers[thread].readable; }
@@ -120,32 +130,64 @@ void mupci_direct_read(void *dst, int thread, uint64_t offset, size_t n)
 void mupci_direct_read_async(void *dst, int thread, uint64_t offset, size_t n,
                              volatile int *pending)
 {
-    if (job_head + job_count == job_cap) {
-        if (job_head > 0) { /* slide the live jobs to the front */
-            memmove(jobs, jobs + job_head, job_count * sizeof *jobs);
-            job_head = 0;
-        } else {
-            job_cap = job_cap ? 2 * job_cap : 16;
-            jobs = realloc(jobs, job_cap * sizeof *jobs);
-            if (!jobs)
-                mupci_fatal("out of memory");
-        }
+    job_t *j = malloc(sizeof *j);
+    if (!j)
+        mupci_fatal("out of memory");
+    *j = (job_t){dst, thread, offset, n, 0, 0, pending};
+    MUPCI_PT(pthread_mutex_lock(&queue_lock));
+    if (job_count == job_cap) {
+        job_cap = job_cap ? 2 * job_cap : 16;
+        jobs = realloc(jobs, job_cap * sizeof *jobs);
+        if (!jobs)
+            mupci_fatal("out of memory");
     }
-    jobs[job_head + job_count++] = (job_t){dst, thread, offset, n, 0, pending};
+    jobs[job_count] = j;
+    __atomic_store_n(&job_count, job_count + 1, __ATOMIC_RELAXED); /* read unlocked below */
+    MUPCI_PT(pthread_mutex_unlock(&queue_lock));
+}
+
+/* Queue lock held: the oldest job with bytes left to claim. */
+static job_t *unclaimed(void)
+{
+    for (size_t i = 0; i < job_count; i++)
+        if (jobs[i]->claimed < jobs[i]->n)
+            return jobs[i];
+    return NULL;
+}
+
+/* Queue lock held: a job whose last piece was copied leaves the queue. */
+static void retire(job_t *j)
+{
+    for (size_t i = 0; i < job_count; i++)
+        if (jobs[i] == j) {
+            memmove(jobs + i, jobs + i + 1, (job_count - i - 1) * sizeof *jobs);
+            __atomic_store_n(&job_count, job_count - 1, __ATOMIC_RELAXED);
+            break;
+        }
+    __atomic_fetch_sub(j->pending, 1, __ATOMIC_RELEASE);
+    free(j);
 }
 
 int mupci_direct_progress(size_t piece)
 {
-    if (job_count == 0)
+    if (__atomic_load_n(&job_count, __ATOMIC_RELAXED) == 0)
         return 0;
-    job_t *j = &jobs[job_head];
-    size_t len = j->n - j->done < piece ? j->n - j->done : piece;
-    j->done += copy_piece(j->dst + j->done, j->thread, j->offset + j->done, len);
-    if (j->done == j->n) {
-        (*j->pending)--;
-        job_head++;
-        if (--job_count == 0)
-            job_head = 0;
+    MUPCI_PT(pthread_mutex_lock(&queue_lock));
+    job_t *j = unclaimed();
+    size_t at = 0, len = 0;
+    if (j) {
+        at = j->claimed;
+        len = j->n - at < piece ? j->n - at : piece;
+        j->claimed += len;
     }
+    MUPCI_PT(pthread_mutex_unlock(&queue_lock));
+    if (!j)
+        return 0;
+    mupci_direct_read(j->dst + at, j->thread, j->offset + at, len);
+    MUPCI_PT(pthread_mutex_lock(&queue_lock));
+    j->copied += len;
+    if (j->copied == j->n)
+        retire(j);
+    MUPCI_PT(pthread_mutex_unlock(&queue_lock));
     return 1;
 }

@@ -42,12 +42,16 @@ int mupci_direct_usable(int thread);
  * successful probe is an internal error and ends the job. */
 void mupci_direct_read(void *dst, int thread, uint64_t offset, size_t n);
 
-/* Progress lock held: queue a copy for whoever makes progress next; every
- * finished copy decrements *pending once. */
+/* Queue a copy for whoever makes progress next; a finished copy
+ * decrements *pending once (atomically: the copier need not hold the
+ * progress lock). */
 void mupci_direct_read_async(void *dst, int thread, uint64_t offset, size_t n,
                              volatile int *pending);
-/* Progress lock held: copy the next piece of the oldest queued read (at
- * most `piece` bytes).  Returns 1 if it copied something. */
+/* Any pthread, with or without the progress lock: copy the next piece (at
+ * most `piece` bytes) of the oldest queued read.  Returns 1 if it copied
+ * something.  The communication pthread calls it outside the progress
+ * lock with no size limit, so a whole transfer is one kernel call and the
+ * computation pthread is never kept from the lock meanwhile. */
 int mupci_direct_progress(size_t piece);
 
 #endif

@@ -630,7 +630,7 @@ int mupci_engine_comm_loop(void)
             continue;
         }
         mupci_backoff_reset(&defer);
-        int work = 0;
+        int work = mupci_direct_progress(SIZE_MAX);
         if (pthread_mutex_trylock(&progress_lock) == 0) {
             holds_lock = 1;
             work = mupci_engine_progress(0);
