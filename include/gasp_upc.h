@@ -11,6 +11,14 @@
  *   GASP_UPC_NONCOLLECTIVE_EXIT  int status                      (atomic)
  *   GASP_UPC_NOTIFY, _WAIT, _BARRIER   int named, int expr
  *   GASP_UPC_FENCE               (none)
+ *   GASP_UPC_FORALL              (none)     (marked by the translator)
+ *   GASP_C_FUNC                  const char *funcsig   (marked by the translator)
+ *   GASP_C_MALLOC     START size_t nbytes; END size_t nbytes, void *returnptr
+ *   GASP_C_REALLOC    START void *ptr, size_t size; END adds void *returnptr
+ *   GASP_C_FREE       void *ptr
+ *   (the last four and FORALL come from mupc_forall_start/end, mupc_func_start/end
+ *   and mupc_malloc/realloc/free in <mupc.h>, which a translator or upc.h's
+ *   MUPC_FORALL, MUPC_FUNC_START/END and MUPC_TRACK_MALLOC call)
  *   GASP_UPC_MEMCPY   gasp_upc_PTS_t *dst, gasp_upc_PTS_t *src, size_t n
  *   GASP_UPC_MEMGET   void *dst, gasp_upc_PTS_t *src, size_t n
  *   GASP_UPC_MEMPUT   gasp_upc_PTS_t *dst, void *src, size_t n
@@ -38,6 +46,11 @@
  *       gasp_upc_PTS_t *src, int upc_op, size_t nelems, size_t blk_size,
  *       void *func, int upc_flags, gasp_upc_reduction_t type
  *
+ * Implementation-specific events (range 0x60000000-0xBFFFFFFF):
+ *   GASP_MUPC_ATOMIC  gasp_upc_PTS_t *target, int upc_op, int upc_type, int is_relaxed
+ *       one upc_atomic_strict/relaxed, mupc_cswap_T or mupc_fetch_add_T call
+ *       (seed 001 has no atomic events); upc_op and upc_type are upc_types.h codes
+ *
  * A gasp_upc_PTS_t * points at a mupc_ptr_t (see <mupc.h>) valid for the
  * duration of the callback.  Accesses to data with local affinity are
  * reported only when the program was built with `mupcc --profile-local`.
@@ -53,7 +66,7 @@ extern "C" {
 #endif
 
 /* Incremented when implementation-specific events are added. */
-#define GASP_UPC_VERSION 1
+#define GASP_UPC_VERSION 2
 
 /* Opaque to tools (seed 001 §5.4): pointer-to-shared and upc_lock_t. */
 typedef void gasp_upc_PTS_t;
@@ -91,6 +104,11 @@ typedef enum {
 #define GASP_UPC_WAIT                0x00100011u
 #define GASP_UPC_BARRIER             0x00100012u
 #define GASP_UPC_FENCE               0x00100013u
+#define GASP_UPC_FORALL              0x00100014u
+#define GASP_C_FUNC                  0x00100020u
+#define GASP_C_MALLOC                0x00100021u
+#define GASP_C_REALLOC               0x00100022u
+#define GASP_C_FREE                  0x00100023u
 #define GASP_UPC_MEMCPY              0x00100040u
 #define GASP_UPC_MEMGET              0x00100041u
 #define GASP_UPC_MEMPUT              0x00100042u
@@ -122,6 +140,9 @@ typedef enum {
 #define GASP_UPC_ALL_REDUCE          0x001000A6u
 #define GASP_UPC_ALL_PREFIX_REDUCE   0x001000A7u
 
+/* Implementation-specific (GASP_UPC_VERSION 2 added it). */
+#define GASP_MUPC_ATOMIC             0x60000001u /* an atomic operation (upc_atomic.h, mupc.h) */
+
 /* The same list as an X-macro, for tables of names. */
 #define MUPC_GASP_UPC_EVENTS(X) \
     X(GASP_UPC_COLLECTIVE_EXIT) \
@@ -130,6 +151,11 @@ typedef enum {
     X(GASP_UPC_WAIT) \
     X(GASP_UPC_BARRIER) \
     X(GASP_UPC_FENCE) \
+    X(GASP_UPC_FORALL) \
+    X(GASP_C_FUNC) \
+    X(GASP_C_MALLOC) \
+    X(GASP_C_REALLOC) \
+    X(GASP_C_FREE) \
     X(GASP_UPC_MEMCPY) \
     X(GASP_UPC_MEMGET) \
     X(GASP_UPC_MEMPUT) \
@@ -159,7 +185,8 @@ typedef enum {
     X(GASP_UPC_ALL_EXCHANGE) \
     X(GASP_UPC_ALL_PERMUTE) \
     X(GASP_UPC_ALL_REDUCE) \
-    X(GASP_UPC_ALL_PREFIX_REDUCE)
+    X(GASP_UPC_ALL_PREFIX_REDUCE) \
+    X(GASP_MUPC_ATOMIC)
 
 /* The symbolic name of an event ("GASP_UPC_GET"), or NULL if it is not a
  * system event of this runtime.  A libmupc extension for tools. */

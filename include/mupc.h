@@ -411,6 +411,23 @@ MUPC_REDUCE_TYPES(MUPC_DECLARE_REDUCE)
 void mupc_global_exit(int status, const char *file, int line) __attribute__((noreturn));
 
 /* ---------------------------------------------------------------- */
+/* Events only a compiler sees (GASP_UPC_FORALL, GASP_C_FUNC,         */
+/* GASP_C_MALLOC/REALLOC/FREE; seed 001 Tables 1, 2 and 5)           */
+/* ---------------------------------------------------------------- */
+
+/* A translator calls these around each upc_forall, at each user
+ * function's entry and exit, and in place of malloc/realloc/free;
+ * hand-written code gets them from upc.h (MUPC_FORALL, MUPC_FUNC_START/END,
+ * MUPC_TRACK_MALLOC).  Without mupcc --profile* they only do the work. */
+void mupc_forall_start(const char *file, int line);
+void mupc_forall_end(const char *file, int line);
+void mupc_func_start(const char *funcsig, const char *file, int line);
+void mupc_func_end(const char *funcsig, const char *file, int line);
+void *mupc_c_malloc(size_t nbytes, const char *file, int line);
+void *mupc_c_realloc(void *ptr, size_t size, const char *file, int line);
+void mupc_c_free(void *ptr, const char *file, int line);
+
+/* ---------------------------------------------------------------- */
 /* Introspection                                                     */
 /* ---------------------------------------------------------------- */
 

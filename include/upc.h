@@ -104,9 +104,31 @@ typedef mupc_lock_t upc_lock_t;
 #define MUPC_SYNC(h) mupc_sync((h), __FILE__, __LINE__)
 #define MUPC_SYNC_ATTEMPT(h) mupc_sync_attempt((h), __FILE__, __LINE__)
 
-/* upc_forall with integer affinity: iterations where i % THREADS == MYTHREAD. */
+/* upc_forall with integer affinity: iterations where i % THREADS == MYTHREAD,
+ * between GASP_UPC_FORALL start and end events (a `break` in the body
+ * still ends the construct).  Not for nesting inside another MUPC_FORALL
+ * on the same line. */
+#define MUPC_FORALL_CAT2(a, b) a##b
+#define MUPC_FORALL_CAT(a, b) MUPC_FORALL_CAT2(a, b)
+#define MUPC_FORALL_ONCE MUPC_FORALL_CAT(mupc_forall_once_, __LINE__)
 #define MUPC_FORALL(i, lo, hi)                                                          \
-    for ((i) = (lo); (i) < (hi); (i)++)                                                  \
-        if ((i) % THREADS == MYTHREAD)
+    for (int MUPC_FORALL_ONCE = (mupc_forall_start(__FILE__, __LINE__), 1);            \
+         MUPC_FORALL_ONCE; MUPC_FORALL_ONCE = 0, mupc_forall_end(__FILE__, __LINE__))   \
+        for ((i) = (lo); (i) < (hi); (i)++)                                              \
+            if ((i) % THREADS == MYTHREAD)
+
+/* GASP_C_FUNC around a function body: MUPC_FUNC_START() first thing,
+ * MUPC_FUNC_END() before each return. */
+#define MUPC_FUNC_START() mupc_func_start(__func__, __FILE__, __LINE__)
+#define MUPC_FUNC_END() mupc_func_end(__func__, __FILE__, __LINE__)
+
+/* Define MUPC_TRACK_MALLOC before including upc.h to report malloc,
+ * realloc and free (GASP_C_MALLOC/REALLOC/FREE) with their call sites. */
+#ifdef MUPC_TRACK_MALLOC
+#include <stdlib.h>
+#define malloc(n) mupc_c_malloc((n), __FILE__, __LINE__)
+#define realloc(p, n) mupc_c_realloc((p), (n), __FILE__, __LINE__)
+#define free(p) mupc_c_free((p), __FILE__, __LINE__)
+#endif
 
 #endif

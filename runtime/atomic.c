@@ -10,6 +10,7 @@
 #include "atomic_ops.h"
 #include "engine.h"
 #include "fatal.h"
+#include "gasp_hooks.h"
 #include "rcache.h"
 #include "rendezvous.h"
 #include "request.h"
@@ -47,8 +48,8 @@ void mupci_handle_ATOMIC(int src, const mupci_msg_t *m, const void *payload, siz
 }
 
 /* The operation itself; arguments already checked. */
-static void run_atomic(int type, int op, mupc_ptr_t target, const void *op1, const void *op2,
-                       void *fetch)
+static void send_atomic(int type, int op, mupc_ptr_t target, const void *op1, const void *op2,
+                        void *fetch)
 {
     size_t n = mupci_atomic_type_size(type);
     char operands[32] = {0}; /* two values of at most 16 bytes */
@@ -63,6 +64,15 @@ static void run_atomic(int type, int op, mupc_ptr_t target, const void *op1, con
     mupci_request((int)target.thread, &m, operands, 2 * n, &r);
     if (fetch)
         memcpy(fetch, r.word, n);
+}
+
+/* One atomic operation between its GASP_MUPC_ATOMIC start and end. */
+static void run_atomic(int type, int op, mupc_ptr_t target, const void *op1, const void *op2,
+                       void *fetch, int is_relaxed, const char *file, int line)
+{
+    MUPCI_GASP_EVENT(GASP_MUPC_ATOMIC, GASP_START, 0, file, line, &target, op, type, is_relaxed);
+    send_atomic(type, op, target, op1, op2, fetch);
+    MUPCI_GASP_EVENT(GASP_MUPC_ATOMIC, GASP_END, 0, file, line, &target, op, type, is_relaxed);
 }
 
 static void check_target(const char *what, int type, mupc_ptr_t p, const char *file, int line)
@@ -147,7 +157,7 @@ void mupc_atomic(upc_atomicdomain_t *d, void *fetch, upc_op_t op, mupc_ptr_t tar
     check_target(what, d->type, target, file, line);
     if (strict)
         mupci_fence(file, line);
-    run_atomic(d->type, op, target, op1, op2, fetch);
+    run_atomic(d->type, op, target, op1, op2, fetch, !strict, file, line);
     if (strict)
         mupci_fence(file, line);
 }
@@ -170,14 +180,14 @@ int upc_atomic_isfast(upc_type_t type, upc_op_t ops, mupc_ptr_t addr)
     {                                                                                      \
         T old;                                                                             \
         check_target("mupc_cswap_" #name, UPC_TYPE_OF(T), p, file, line);                  \
-        run_atomic(UPC_TYPE_OF(T), UPC_CSWAP, p, &expected, &desired, &old);               \
+        run_atomic(UPC_TYPE_OF(T), UPC_CSWAP, p, &expected, &desired, &old, 1, file, line); \
         return old;                                                                        \
     }                                                                                      \
     T mupc_fetch_add_##name(mupc_ptr_t p, T addend, const char *file, int line)            \
     {                                                                                      \
         T old;                                                                             \
         check_target("mupc_fetch_add_" #name, UPC_TYPE_OF(T), p, file, line);              \
-        run_atomic(UPC_TYPE_OF(T), UPC_ADD, p, &addend, NULL, &old);                       \
+        run_atomic(UPC_TYPE_OF(T), UPC_ADD, p, &addend, NULL, &old, 1, file, line); \
         return old;                                                                        \
     }
 MUPC_ATOMIC_INT_TYPES(MUPCI_DEFINE_ATOMIC)

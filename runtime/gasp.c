@@ -15,6 +15,7 @@
 
 #include <pupc.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
@@ -32,10 +33,23 @@ static int measuring = 1;     /* last pupc_control / gasp_control setting */
 static int in_callback;       /* a tool's upcall must not raise events */
 static unsigned int next_user_event = GASP_UPC_USEREVT_START;
 
-/* System events are numbered 0x00100000 + small offsets (gasp_upc.h). */
+/* System events are numbered 0x00100000 + small offsets, implementation
+ * events 0x60000000 + small offsets (gasp_upc.h). */
 #define EVENT_BASE 0x00100000u
 #define EVENT_SLOTS 256u
-static unsigned char event_enabled[EVENT_SLOTS];
+#define IMPL_BASE 0x60000000u
+#define IMPL_SLOTS 16u
+static unsigned char event_enabled[EVENT_SLOTS + IMPL_SLOTS];
+
+/* The filter slot of an event, or -1 for a tag libmupc never raises. */
+static int event_slot(unsigned int evt)
+{
+    if (evt - EVENT_BASE < EVENT_SLOTS)
+        return (int)(evt - EVENT_BASE);
+    if (evt - IMPL_BASE < IMPL_SLOTS)
+        return (int)(EVENT_SLOTS + evt - IMPL_BASE);
+    return -1;
+}
 
 /* ---------------------------------------------------------------- */
 /* Weak defaults: programs link and run with no tool.                */
@@ -110,7 +124,7 @@ static void build_filter(const char *const *only)
     for (size_t i = 0; !all && only[i] != NULL; i++) {
         unsigned int tag;
         if (lookup_event(only[i], &tag) == 0)
-            event_enabled[tag - EVENT_BASE] = 1;
+            event_enabled[event_slot(tag)] = 1;
         else if (mupc_mythread == 0)
             fprintf(stderr, "mupc: --profile-only: '%s' is not an event libmupc raises; "
                             "ignored (see gasp_upc.h for the list)\n", only[i]);
@@ -121,7 +135,8 @@ static int event_wanted(unsigned int evt, int is_local)
 {
     if (is_local && profile_level < 2)
         return 0;
-    return evt - EVENT_BASE < EVENT_SLOTS && event_enabled[evt - EVENT_BASE];
+    int slot = event_slot(evt);
+    return slot >= 0 && event_enabled[slot];
 }
 
 /* ---------------------------------------------------------------- */
@@ -206,6 +221,58 @@ void mupc_pupc_event_at(const char *file, int line, gasp_evttype_t type, unsigne
     user_event(file, line, type, evtag, ap);
     va_end(ap);
 }
+
+/* ---------------------------------------------------------------- */
+/* Events only a compiler sees: the translator's entry points        */
+/* ---------------------------------------------------------------- */
+
+void mupc_forall_start(const char *file, int line)
+{
+    MUPCI_GASP_EVENT(GASP_UPC_FORALL, GASP_START, 0, file, line);
+}
+
+void mupc_forall_end(const char *file, int line)
+{
+    MUPCI_GASP_EVENT(GASP_UPC_FORALL, GASP_END, 0, file, line);
+}
+
+void mupc_func_start(const char *funcsig, const char *file, int line)
+{
+    MUPCI_GASP_EVENT(GASP_C_FUNC, GASP_START, 0, file, line, funcsig);
+}
+
+void mupc_func_end(const char *funcsig, const char *file, int line)
+{
+    MUPCI_GASP_EVENT(GASP_C_FUNC, GASP_END, 0, file, line, funcsig);
+}
+
+void *mupc_c_malloc(size_t nbytes, const char *file, int line)
+{
+    MUPCI_GASP_EVENT(GASP_C_MALLOC, GASP_START, 0, file, line, nbytes);
+    void *p = malloc(nbytes);
+    MUPCI_GASP_EVENT(GASP_C_MALLOC, GASP_END, 0, file, line, nbytes, p);
+    return p;
+}
+
+/* The END events pass the old pointer's value (seed 001 Table 2), which
+ * is not a use of the freed memory. */
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wuse-after-free"
+void *mupc_c_realloc(void *ptr, size_t size, const char *file, int line)
+{
+    MUPCI_GASP_EVENT(GASP_C_REALLOC, GASP_START, 0, file, line, ptr, size);
+    void *p = realloc(ptr, size);
+    MUPCI_GASP_EVENT(GASP_C_REALLOC, GASP_END, 0, file, line, ptr, size, p);
+    return p;
+}
+
+void mupc_c_free(void *ptr, const char *file, int line)
+{
+    MUPCI_GASP_EVENT(GASP_C_FREE, GASP_START, 0, file, line, ptr);
+    free(ptr);
+    MUPCI_GASP_EVENT(GASP_C_FREE, GASP_END, 0, file, line, ptr);
+}
+#pragma GCC diagnostic pop
 
 /* ---------------------------------------------------------------- */
 /* pupc timer (seed 002)                                             */

@@ -15,6 +15,8 @@
 #include <pupc.h>
 #include <stdarg.h>
 #include <string.h>
+#include <pthread.h>
+#include <stdint.h>
 #include <unistd.h>
 
 extern const int mupc_gasp_profile_level;
@@ -29,6 +31,7 @@ typedef struct {
     int line;
     long long a[5]; /* decoded scalar varargs */
     mupc_ptr_t pts; /* the pointer-to-shared argument, if any */
+    char text[32];  /* a string argument (GASP_C_FUNC) */
 } record_t;
 
 struct _gasp_context_S {
@@ -41,6 +44,10 @@ struct _gasp_context_S {
     record_t log[64];
     int cache_n;         /* cache events are kept apart, with their */
     record_t cache[16];  /* position in log (a[2]) */
+    pthread_t pthread;   /* the pthread gasp_init ran on */
+    int depth;           /* open START events, innermost last */
+    unsigned int open[16];
+    int wrong_context, wrong_pthread, bad_nesting;
 };
 static struct _gasp_context_S tool = {.on = 1, .next_user = GASP_UPC_USEREVT_START + 100};
 static int main_started, main_finished;
@@ -52,6 +59,12 @@ static void check_exit_events(void)
     if (!main_finished)
         return; /* a failed CHECK ended the job: that failure is the report */
     int want = listed(GASP_UPC_COLLECTIVE_EXIT);
+    if (tool.depth != 0 || tool.bad_nesting || tool.wrong_context || tool.wrong_pthread) {
+        fprintf(stderr, "FAIL: thread %d: %d events left open, %d badly nested, %d with a "
+                        "wrong context, %d off the computation pthread\n",
+                MYTHREAD, tool.depth, tool.bad_nesting, tool.wrong_context, tool.wrong_pthread);
+        _exit(1);
+    }
     if (tool.exit_start != want || tool.exit_end != want) {
         fprintf(stderr, "FAIL: thread %d: COLLECTIVE_EXIT start %d end %d, want %d\n",
                 MYTHREAD, tool.exit_start, tool.exit_end, want);
@@ -63,6 +76,7 @@ gasp_context_t gasp_init(gasp_lang_t lang, int *argc, char ***argv)
 {
     tool.init_calls++;
     tool.lang = lang;
+    tool.pthread = pthread_self();
     CHECK(!main_started, "gasp_init must come before main");
     atexit(check_exit_events);
     return &tool;
@@ -121,6 +135,29 @@ static void decode(record_t *r, va_list ap)
     case GASP_UPC_COLLECTIVE_EXIT:
         r->a[0] = va_arg(ap, int);
         break;
+    case GASP_C_FUNC:
+        snprintf(r->text, sizeof r->text, "%s", va_arg(ap, const char *));
+        break;
+    case GASP_C_MALLOC:
+        r->a[0] = (long long)va_arg(ap, size_t);
+        if (r->type == GASP_END)
+            r->a[1] = (long long)(intptr_t)va_arg(ap, void *);
+        break;
+    case GASP_C_REALLOC:
+        r->a[0] = (long long)(intptr_t)va_arg(ap, void *);
+        r->a[1] = (long long)va_arg(ap, size_t);
+        if (r->type == GASP_END)
+            r->a[2] = (long long)(intptr_t)va_arg(ap, void *);
+        break;
+    case GASP_C_FREE:
+        r->a[0] = (long long)(intptr_t)va_arg(ap, void *);
+        break;
+    case GASP_MUPC_ATOMIC:
+        r->pts = *(mupc_ptr_t *)va_arg(ap, gasp_upc_PTS_t *);
+        r->a[0] = va_arg(ap, int);
+        r->a[1] = va_arg(ap, int);
+        r->a[2] = va_arg(ap, int);
+        break;
     case GASP_UPC_GLOBAL_ALLOC:
         r->a[0] = (long long)va_arg(ap, size_t);
         r->a[1] = (long long)va_arg(ap, size_t);
@@ -173,9 +210,30 @@ static void decode(record_t *r, va_list ap)
     }
 }
 
+/* Every START is closed by an END of the same event on the same thread,
+ * properly nested; ATOMIC events never open anything. */
+static void track_nesting(struct _gasp_context_S *c, unsigned int tag, gasp_evttype_t type)
+{
+    if (type == GASP_START) {
+        if (c->depth == (int)(sizeof c->open / sizeof c->open[0]))
+            c->bad_nesting++;
+        else
+            c->open[c->depth++] = tag;
+    } else if (type == GASP_END) {
+        if (c->depth == 0 || c->open[c->depth - 1] != tag)
+            c->bad_nesting++;
+        else
+            c->depth--;
+    }
+}
+
 void gasp_event_notifyVA(gasp_context_t c, unsigned int tag, gasp_evttype_t type,
                          const char *file, int line, int col, va_list ap)
 {
+    c->wrong_context += c != &tool;
+    c = &tool;
+    c->wrong_pthread += !pthread_equal(pthread_self(), c->pthread);
+    track_nesting(c, tag, type);
     if (tag == GASP_UPC_COLLECTIVE_EXIT) {
         c->exit_start += type == GASP_START;
         c->exit_end += type == GASP_END;
@@ -463,6 +521,52 @@ static void heap_and_locks(void)
         CHECK(mupc_ptr_equal(r->pts, l), "LOCK_FREE carries the lock");
 }
 
+/* Events only a translator sees, and libmupc's own GASP_MUPC_ATOMIC. */
+static void compiler_and_atomic_events(int peer)
+{
+    tool.n = 0;
+    mupc_forall_start("test.upc", 60);
+    mupc_forall_end("test.upc", 60);
+    expect_pair(GASP_UPC_FORALL, 60, reported(GASP_UPC_FORALL, 0));
+    tool.n = 0;
+    mupc_func_start("int f(int)", "test.upc", 61);
+    mupc_func_end("int f(int)", "test.upc", 61);
+    record_t *r = expect_pair(GASP_C_FUNC, 61, reported(GASP_C_FUNC, 0));
+    if (r)
+        CHECK(strcmp(r->text, "int f(int)") == 0, "C_FUNC funcsig '%s'", r->text);
+    tool.n = 0;
+    void *p = mupc_c_malloc(100, "test.upc", 62);
+    r = expect_pair(GASP_C_MALLOC, 62, reported(GASP_C_MALLOC, 0));
+    if (r) {
+        CHECK_EQ_LL(tool.log[0].a[0], 100);
+        CHECK_EQ_LL(r->a[0], 100);
+        CHECK(r->a[1] == (long long)(intptr_t)p, "C_MALLOC end carries the new block");
+    }
+    tool.n = 0;
+    void *q = mupc_c_realloc(p, 200, "test.upc", 63);
+    r = expect_pair(GASP_C_REALLOC, 63, reported(GASP_C_REALLOC, 0));
+    if (r)
+        CHECK(r->a[0] == (long long)(intptr_t)p && r->a[1] == 200 &&
+                  r->a[2] == (long long)(intptr_t)q,
+              "C_REALLOC end: old pointer, size, new pointer");
+    tool.n = 0;
+    long long freed = (long long)(intptr_t)q;
+    mupc_c_free(q, "test.upc", 64);
+    r = expect_pair(GASP_C_FREE, 64, reported(GASP_C_FREE, 0));
+    if (r)
+        CHECK(r->a[0] == freed, "C_FREE carries the pointer");
+    tool.n = 0;
+    mupc_ptr_t target = MUPC_ELEM(data, (size_t)peer * 64 + 5);
+    (void)mupc_fetch_add_long(target, 1, "test.upc", 65);
+    r = expect_pair(GASP_MUPC_ATOMIC, 65, reported(GASP_MUPC_ATOMIC, 0));
+    if (r) {
+        CHECK(mupc_ptr_equal(r->pts, target), "MUPC_ATOMIC carries the target");
+        CHECK(r->a[0] == UPC_ADD && r->a[1] == UPC_LONG && r->a[2] == 1,
+              "MUPC_ATOMIC op %lld type %lld relaxed %lld", r->a[0], r->a[1], r->a[2]);
+    }
+    upc_barrier();
+}
+
 static void control_and_user_events(void)
 {
     int peer = (MYTHREAD + 1) % THREADS;
@@ -500,6 +604,7 @@ int main(void)
     cache_events();
     collectives();
     heap_and_locks();
+    compiler_and_atomic_events((MYTHREAD + 1) % THREADS);
     control_and_user_events();
     CHECK(pupc_ticks_to_ns(pupc_ticks_now()) > 0 && pupc_tick_granularityus() > 0,
           "pupc timer");
