@@ -9,7 +9,8 @@ MUPC_LIBDIR=$top_builddir/.libs
 MUPC_PROFILE_STUB=$top_srcdir/tools/mupc-profile-stub.sh
 MUPC_SHOW_CONFIG=$top_builddir/tools/mupc-show-config
 MUPCRUN_MPIRUN=$MPIRUN
-export MUPC_INCLUDEDIR MUPC_LIBDIR MUPC_PROFILE_STUB MUPC_SHOW_CONFIG MUPCRUN_MPIRUN
+MUPC_TOOLDIR=$top_builddir/tools
+export MUPC_INCLUDEDIR MUPC_LIBDIR MUPC_PROFILE_STUB MUPC_SHOW_CONFIG MUPCRUN_MPIRUN MUPC_TOOLDIR
 mupcc=$top_builddir/tools/mupcc
 mupcrun=$top_builddir/tools/mupcrun
 
@@ -60,6 +61,19 @@ if grep -q "tool:" "$out"; then fail "no --profile: the tool must get no callbac
 expect_status "mupcc --profile links" 0
 "$mupcrun" -n 2 "$tmp/hello_prof" > "$out" 2>&1; rc=$?
 expect_output "--profile: the tool counts events" "tool: [1-9][0-9]* events"
+
+# gasp-dump, shipped with libmupc: one line per event per thread
+"$mupcc" --profile --tool gasp-dump -o "$tmp/hello_dump" "$tmp/hello.c" > "$out" 2>&1; rc=$?
+expect_status "mupcc --profile --tool gasp-dump links" 0
+"$mupcrun" -n 2 "$tmp/hello_dump" > "$out" 2>&1; rc=$?
+expect_status "a program with gasp-dump runs" 0
+expect_output "gasp-dump: thread 0's remote put, with its arguments" \
+    "^ *[0-9.]+ 0 GASP_UPC_PUT START [^ ]*hello.c:5 relaxed n=4 dst=\(1,[0-9]+\)$"
+expect_output "gasp-dump: thread 1's barrier end" "^ *[0-9.]+ 1 GASP_UPC_BARRIER END [^ ]*hello.c:6 named=0 expr=0$"
+expect_output "gasp-dump: the collective exit" "^ *[0-9.]+ 1 GASP_UPC_COLLECTIVE_EXIT END .* status=0$"
+"$mupcc" --tool no-such-tool -o "$tmp/x" "$tmp/hello.c" > "$out" 2>&1; rc=$?
+expect_status "mupcc --tool with an unknown tool is refused" 2
+expect_output "and lists the tools there are" "no tool 'no-such-tool' .*gasp-dump"
 
 "$mupcrun" --set batch_size=4K --show-config > "$out" 2>&1; rc=$?
 expect_status "mupcrun --show-config" 0
