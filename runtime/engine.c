@@ -633,7 +633,7 @@ int mupci_engine_comm_loop(void)
         int work = mupci_direct_progress(SIZE_MAX);
         if (pthread_mutex_trylock(&progress_lock) == 0) {
             holds_lock = 1;
-            work = mupci_engine_progress(0);
+            work += mupci_engine_progress(0);
             mupci_engine_unlock();
         }
         if (work)
