@@ -17,7 +17,7 @@
  *   GASP_C_REALLOC    START void *ptr, size_t size; END adds void *returnptr
  *   GASP_C_FREE       void *ptr
  *   (the last four and FORALL come from mupc_forall_start/end, mupc_func_start/end
- *   and mupc_malloc/realloc/free in <mupc.h>, which a translator or upc.h's
+ *   and mupc_c_malloc/realloc/free in <mupc.h>, which a translator or upc.h's
  *   MUPC_FORALL, MUPC_FUNC_START/END and MUPC_TRACK_MALLOC call)
  *   GASP_UPC_MEMCPY   gasp_upc_PTS_t *dst, gasp_upc_PTS_t *src, size_t n
  *   GASP_UPC_MEMGET   void *dst, gasp_upc_PTS_t *src, size_t n
@@ -188,8 +188,9 @@ typedef enum {
     X(GASP_UPC_ALL_PREFIX_REDUCE) \
     X(GASP_MUPC_ATOMIC)
 
-/* The symbolic name of an event ("GASP_UPC_GET"), or NULL if it is not a
- * system event of this runtime.  A libmupc extension for tools. */
+/* The symbolic name of an event ("GASP_UPC_GET"), or NULL if it is not an
+ * event this runtime raises (user events included).  A libmupc extension
+ * for tools. */
 const char *mupc_gasp_event_name(unsigned int evttag);
 
 #ifdef __cplusplus

@@ -19,6 +19,7 @@
 #include "backoff.h"
 #include "barrier.h"
 #include "config.h"
+#include "direct.h"
 #include "engine.h"
 #include "fatal.h"
 #include "gasp_hooks.h"
@@ -27,7 +28,6 @@
 #include "rcache.h"
 #include "rendezvous.h"
 #include "segment.h"
-#include "direct.h"
 #include "xfer.h"
 
 #include <mpi.h>
