@@ -193,6 +193,16 @@ typedef enum {
  * for tools. */
 const char *mupc_gasp_event_name(unsigned int evttag);
 
+/* Collective upcall for a tool's results (a libmupc extension): every
+ * thread passes its `nbytes` bytes at `mine`; thread 0 gets back a malloc'd
+ * buffer holding every thread's bytes in thread order, and sizes[t] = the
+ * count from thread t (`sizes` has THREADS entries; read on thread 0 only).
+ * Other threads get NULL.  Meant for a tool's GASP_UPC_COLLECTIVE_EXIT
+ * START callback, where every thread is present; it raises no events and
+ * moves the bytes through the shared heap in 64 KiB rounds, so any size
+ * fits.  Every thread must call it the same number of times. */
+void *mupc_gasp_gather(const void *mine, size_t nbytes, size_t *sizes);
+
 #ifdef __cplusplus
 }
 #endif

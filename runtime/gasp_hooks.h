@@ -31,6 +31,11 @@ void mupci_gasp_thread_init(int *argc, char ***argv);
 void mupci_gasp_notify(unsigned int evt, gasp_evttype_t type, int is_local,
                        const char *file, int line, ...);
 
+/* GASP_UPC_COLLECTIVE_EXIT / NONCOLLECTIVE_EXIT: delivered to a linked
+ * tool even while measurement is off, so that it can write its results. */
+void mupci_gasp_exit_event(unsigned int evt, gasp_evttype_t type, const char *file, int line,
+                           int status);
+
 #if MUPCI_GASP
 #define MUPCI_GASP_EVENT(evt, type, is_local, file, line, ...)                     \
     do {                                                                           \

@@ -190,7 +190,7 @@ void mupci_handle_GLOBAL_EXIT(int src, const mupci_msg_t *m, const void *payload
 
 void mupc_global_exit(int status, const char *file, int line)
 {
-    MUPCI_GASP_EVENT(GASP_UPC_NONCOLLECTIVE_EXIT, GASP_ATOMIC, 0, file, line, status);
+    mupci_gasp_exit_event(GASP_UPC_NONCOLLECTIVE_EXIT, GASP_ATOMIC, file, line, status);
     fflush(stdout);
     global_exit(status);
 }
@@ -204,9 +204,9 @@ static void *compute_main(void *arg)
     mupci_gasp_thread_init(&user_argc, &user_argv);
     mupci_barrier_internal("start-up barrier", __FILE__, __LINE__);
     int status = mupc_user_main(user_argc, user_argv);
-    MUPCI_GASP_EVENT(GASP_UPC_COLLECTIVE_EXIT, GASP_START, 0, __FILE__, __LINE__, status);
+    mupci_gasp_exit_event(GASP_UPC_COLLECTIVE_EXIT, GASP_START, __FILE__, __LINE__, status);
     mupci_barrier_internal("final barrier", __FILE__, __LINE__);
-    MUPCI_GASP_EVENT(GASP_UPC_COLLECTIVE_EXIT, GASP_END, 0, __FILE__, __LINE__, status);
+    mupci_gasp_exit_event(GASP_UPC_COLLECTIVE_EXIT, GASP_END, __FILE__, __LINE__, status);
     atomic_store(&main_returned, 1);
     mupci_engine_request_shutdown(status);
     return NULL;
