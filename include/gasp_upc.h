@@ -58,6 +58,7 @@
 #ifndef GASP_UPC_H
 #define GASP_UPC_H
 
+#include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -192,6 +193,14 @@ typedef enum {
  * event this runtime raises (user events included).  A libmupc extension
  * for tools. */
 const char *mupc_gasp_event_name(unsigned int evttag);
+
+/* The bytes of shared (or, for the C events, private) data an event moves,
+ * allocates or hits, decoded from its varargs (START, END or ATOMIC alike):
+ * n for accesses and mem*, nbytes for data-movement collectives,
+ * nelems x element size for reductions, nblocks x nbytes for allocations,
+ * the bytes fetched for a cache miss.  0 for events without a size.  The
+ * caller's `varargs` is not consumed (va_copy inside).  A libmupc extension. */
+size_t mupc_gasp_event_bytes(unsigned int evttag, va_list varargs);
 
 /* Collective upcall for a tool's results (a libmupc extension): every
  * thread passes its `nbytes` bytes at `mine`; thread 0 gets back a malloc'd

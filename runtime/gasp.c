@@ -10,7 +10,6 @@
  */
 #define _GNU_SOURCE
 #define MUPC_PUPC_NO_MACROS
-#include "fatal.h"
 #include "gasp_hooks.h"
 #include "mupc.h"
 
@@ -183,6 +182,15 @@ void mupci_gasp_exit_event(unsigned int evt, gasp_evttype_t type, const char *fi
         mupci_gasp_notify(evt, type, 0, file, line, status);
 }
 
+int mupci_gasp_upcall_begin(void)
+{
+    int was = in_callback;
+    in_callback = 1;
+    return was;
+}
+
+void mupci_gasp_upcall_end(int was) { in_callback = was; }
+
 /* ---------------------------------------------------------------- */
 /* pupc.h: measurement control and user events                       */
 /* ---------------------------------------------------------------- */
@@ -285,70 +293,6 @@ void mupc_c_free(void *ptr, const char *file, int line)
     MUPCI_GASP_EVENT(GASP_C_FREE, GASP_END, 0, file, line, ptr);
 }
 #pragma GCC diagnostic pop
-
-/* ---------------------------------------------------------------- */
-/* Gathering a tool's per-thread results on thread 0                 */
-/* ---------------------------------------------------------------- */
-
-enum { GATHER_ROUND = 64 * 1024 }; /* bytes per thread per round */
-
-/* Every thread's byte count, read by every thread (they all need the
- * number of rounds). */
-static void gather_sizes(size_t mine, size_t *sizes)
-{
-    mupc_ptr_t counts = mupc_all_alloc((size_t)mupc_threads, sizeof(uint64_t), __FILE__, __LINE__);
-    mupc_ptr_t own = mupc_ptr_index(counts, (size_t)mupc_mythread, sizeof(uint64_t), 1);
-    *(uint64_t *)mupc_local_addr(own) = mine;
-    mupc_barrier(0, 0, __FILE__, __LINE__);
-    for (int t = 0; t < mupc_threads; t++) {
-        uint64_t n;
-        mupc_memget(&n, mupc_ptr_index(counts, (size_t)t, sizeof(uint64_t), 1), sizeof n,
-                    __FILE__, __LINE__);
-        sizes[t] = (size_t)n;
-    }
-    mupc_all_free(counts, __FILE__, __LINE__);
-}
-
-/* The bytes move through the shared heap in rounds of GATHER_ROUND per
- * thread, so a table of any size fits in any heap. */
-void *mupc_gasp_gather(const void *mine, size_t nbytes, size_t *sizes)
-{
-    int was_in_callback = in_callback;
-    in_callback = 1; /* our own upcalls raise no events */
-    size_t *all = malloc((size_t)mupc_threads * sizeof *all);
-    if (!all)
-        mupci_fatal_plain("mupc_gasp_gather: out of memory for %d sizes", mupc_threads);
-    gather_sizes(nbytes, all);
-    size_t largest = 0, total = 0;
-    for (int t = 0; t < mupc_threads; t++) {
-        largest = all[t] > largest ? all[t] : largest;
-        total += all[t];
-    }
-    char *out = NULL;
-    if (mupc_mythread == 0 && !(out = malloc(total ? total : 1)))
-        mupci_fatal_plain("mupc_gasp_gather: out of memory for %zu bytes", total);
-    mupc_ptr_t stage = mupc_all_alloc((size_t)mupc_threads, GATHER_ROUND, __FILE__, __LINE__);
-    char *own_stage = mupc_local_addr(mupc_ptr_index(stage, (size_t)mupc_mythread, GATHER_ROUND, 1));
-    for (size_t done = 0; done < largest; done += GATHER_ROUND) {
-        if (done < nbytes)
-            memcpy(own_stage, (const char *)mine + done,
-                   nbytes - done < GATHER_ROUND ? nbytes - done : GATHER_ROUND);
-        mupc_barrier(0, 0, __FILE__, __LINE__);
-        size_t offset = 0;
-        for (int t = 0; mupc_mythread == 0 && t < mupc_threads; offset += all[t++])
-            if (done < all[t])
-                mupc_memget(out + offset + done, mupc_ptr_index(stage, (size_t)t, GATHER_ROUND, 1),
-                            all[t] - done < GATHER_ROUND ? all[t] - done : GATHER_ROUND,
-                            __FILE__, __LINE__);
-        mupc_barrier(0, 0, __FILE__, __LINE__);
-    }
-    mupc_all_free(stage, __FILE__, __LINE__);
-    if (mupc_mythread == 0 && sizes)
-        memcpy(sizes, all, (size_t)mupc_threads * sizeof *all);
-    free(all);
-    in_callback = was_in_callback;
-    return out;
-}
 
 /* ---------------------------------------------------------------- */
 /* pupc timer (seed 002)                                             */

@@ -36,6 +36,11 @@ void mupci_gasp_notify(unsigned int evt, gasp_evttype_t type, int is_local,
 void mupci_gasp_exit_event(unsigned int evt, gasp_evttype_t type, const char *file, int line,
                            int status);
 
+/* Around a runtime-made upcall (gasp_tools.c): events are not raised
+ * until the matching end, which takes begin's return value. */
+int mupci_gasp_upcall_begin(void);
+void mupci_gasp_upcall_end(int was);
+
 #if MUPCI_GASP
 #define MUPCI_GASP_EVENT(evt, type, is_local, file, line, ...)                     \
     do {                                                                           \

@@ -32,6 +32,7 @@ typedef struct {
     long long a[5]; /* decoded scalar varargs */
     mupc_ptr_t pts; /* the pointer-to-shared argument, if any */
     char text[32];  /* a string argument (GASP_C_FUNC) */
+    long long bytes; /* mupc_gasp_event_bytes */
 } record_t;
 
 struct _gasp_context_S {
@@ -70,6 +71,36 @@ static void check_exit_events(void)
                 MYTHREAD, tool.exit_start, tool.exit_end, want);
         _exit(1);
     }
+}
+
+/* mupc_gasp_gather, as a tool uses it at exit: thread t sends 70000 x t + 5
+ * bytes (several 64 KiB rounds, unequal, one thread with almost nothing),
+ * byte i of thread t being (t + i) % 251. */
+static void check_gather(void)
+{
+    size_t mine = 70000 * (size_t)MYTHREAD + 5, *sizes = calloc((size_t)THREADS, sizeof *sizes);
+    unsigned char *buf = malloc(mine);
+    CHECK(buf && sizes, "out of memory");
+    for (size_t i = 0; i < mine; i++)
+        buf[i] = (unsigned char)((MYTHREAD + i) % 251);
+    int before = tool.n;
+    unsigned char *all = mupc_gasp_gather(buf, mine, sizes);
+    CHECK(tool.n == before, "mupc_gasp_gather raised %d events", tool.n - before);
+    if (MYTHREAD != 0) {
+        CHECK(all == NULL, "mupc_gasp_gather returned data on thread %d", MYTHREAD);
+    } else {
+        size_t at = 0;
+        for (int t = 0; t < THREADS; t++) {
+            CHECK(sizes[t] == 70000 * (size_t)t + 5, "gather: thread %d sent %zu bytes", t,
+                  sizes[t]);
+            for (size_t i = 0; i < sizes[t]; i++, at++)
+                CHECK(all[at] == (t + i) % 251, "gather: byte %zu of thread %d is %d", i, t,
+                      all[at]);
+        }
+    }
+    free(all);
+    free(buf);
+    free(sizes);
 }
 
 gasp_context_t gasp_init(gasp_lang_t lang, int *argc, char ***argv)
@@ -237,6 +268,8 @@ void gasp_event_notifyVA(gasp_context_t c, unsigned int tag, gasp_evttype_t type
     if (tag == GASP_UPC_COLLECTIVE_EXIT) {
         c->exit_start += type == GASP_START;
         c->exit_end += type == GASP_END;
+        if (type == GASP_START)
+            check_gather();
         return;
     }
     int cache_event = tag == GASP_UPC_CACHE_MISS || tag == GASP_UPC_CACHE_HIT ||
@@ -256,6 +289,7 @@ void gasp_event_notifyVA(gasp_context_t c, unsigned int tag, gasp_evttype_t type
     r->type = type;
     snprintf(r->file, sizeof r->file, "%s", file ? file : "(null)");
     r->line = line;
+    r->bytes = (long long)mupc_gasp_event_bytes(tag, ap); /* must not consume ap */
     decode(r, ap);
     if (cache_event)
         r->a[2] = c->n; /* how many other events came before it */
@@ -334,6 +368,7 @@ static void accesses(int peer)
     if (r) {
         CHECK_EQ_LL(r->a[0], 1); /* is_relaxed */
         CHECK_EQ_LL(r->a[1], sizeof(long));
+        CHECK_EQ_LL(r->bytes, sizeof(long));
         CHECK(mupc_ptr_equal(r->pts, p), "GET src is not the pointer passed");
     }
     tool.n = 0;
@@ -342,19 +377,23 @@ static void accesses(int peer)
     if (r) {
         CHECK_EQ_LL(r->a[0], 0); /* strict */
         CHECK_EQ_LL(r->a[1], sizeof(int));
+        CHECK_EQ_LL(r->bytes, sizeof(int));
     }
     char buf[100];
     tool.n = 0;
     mupc_memget(buf, p, 100, "test.upc", 12);
     r = expect_pair(GASP_UPC_MEMGET, 12, reported(GASP_UPC_MEMGET, local));
-    if (r)
+    if (r) {
         CHECK_EQ_LL(r->a[1], 100);
+        CHECK_EQ_LL(r->bytes, 100);
+    }
     tool.n = 0;
     mupc_memset(p, 7, 33, "test.upc", 13);
     r = expect_pair(GASP_UPC_MEMSET, 13, reported(GASP_UPC_MEMSET, local));
     if (r) {
         CHECK_EQ_LL(r->a[0], 7);
         CHECK_EQ_LL(r->a[1], 33);
+        CHECK_EQ_LL(r->bytes, 33);
     }
 }
 
@@ -428,6 +467,7 @@ static void cache_events(void)
     if (r) {
         CHECK_EQ_LL(r->a[0], sizeof(long));
         CHECK(r->a[1] >= 64, "CACHE_MISS brought %lld bytes, want a line", r->a[1]);
+        CHECK_EQ_LL(r->bytes, r->a[1]);
     }
     tool.n = tool.cache_n = 0;
     (void)mupc_get_long(p, MUPC_RELAXED, "test.upc", 61);
@@ -461,6 +501,7 @@ static void collectives(void)
         CHECK(mupc_ptr_equal(r->pts, b), "broadcast dst");
         CHECK_EQ_LL(r->a[0], 16);
         CHECK_EQ_LL(r->a[1], flags);
+        CHECK_EQ_LL(r->bytes, 16);
     }
     tool.n = 0;
     mupc_all_exchange(b, a, 4, 0, "test.upc", 71);
@@ -475,6 +516,7 @@ static void collectives(void)
         CHECK(r->a[0] == UPC_MAX && r->a[1] == 3 && r->a[2] == 2 && r->a[3] == UPC_OUT_NOSYNC,
               "reduce varargs %lld %lld %lld %lld", r->a[0], r->a[1], r->a[2], r->a[3]);
         CHECK_EQ_LL(r->a[4], GASP_UPC_REDUCTION_D);
+        CHECK_EQ_LL(r->bytes, 3 * sizeof(double));
     }
     upc_barrier();
     upc_all_free(a);
@@ -489,6 +531,7 @@ static void heap_and_locks(void)
     if (r) {
         CHECK_EQ_LL(r->a[0], 3);
         CHECK_EQ_LL(r->a[1], 16);
+        CHECK_EQ_LL(r->bytes, 3 * 16);
         CHECK(mupc_ptr_equal(r->pts, p), "GLOBAL_ALLOC end carries the new pointer");
     }
     tool.n = 0;

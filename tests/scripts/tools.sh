@@ -71,9 +71,70 @@ expect_output "gasp-dump: thread 0's remote put, with its arguments" \
     "^ *[0-9.]+ 0 GASP_UPC_PUT START [^ ]*hello.c:5 relaxed n=4 dst=\(1,[0-9]+\)$"
 expect_output "gasp-dump: thread 1's barrier end" "^ *[0-9.]+ 1 GASP_UPC_BARRIER END [^ ]*hello.c:6 named=0 expr=0$"
 expect_output "gasp-dump: the collective exit" "^ *[0-9.]+ 1 GASP_UPC_COLLECTIVE_EXIT END .* status=0$"
+# gasp-profile and gasp-trace on a program whose events we can count:
+# per thread 10 puts (line 8, measurement off), 5 gets (line 12), one
+# 16-byte memget (line 13); measurement is off at exit, which must not
+# lose the table.
+cat > "$tmp/counted.c" <<'PROG'
+#include <upc.h>
+#include <pupc.h>
+MUPC_SHARED_ARRAY(x, int, 4, 1, MUPC_PER_THREAD)
+int main(void) {
+    int peer = (MYTHREAD + 1) % THREADS, buf[4];
+    pupc_control(0);
+    for (int i = 0; i < 10; i++)
+        MUPC_PUT(int, MUPC_ELEM(x, peer), i);
+    pupc_control(1);
+    upc_barrier();
+    for (int i = 0; i < 5; i++)
+        (void)MUPC_GET(int, MUPC_ELEM(x, peer));
+    upc_memget(buf, MUPC_ELEM(x, peer), sizeof buf);
+    upc_barrier();
+    pupc_control(0);
+    return 0;
+}
+PROG
+"$mupcc" --profile --tool gasp-profile -o "$tmp/counted_prof" "$tmp/counted.c" > "$out" 2>&1; rc=$?
+expect_status "mupcc --profile --tool gasp-profile links" 0
+"$mupcrun" -n 3 "$tmp/counted_prof" > "$out" 2>&1; rc=$?
+expect_status "a program with gasp-profile runs" 0
+expect_output "gasp-profile: one table for all threads" "^gasp-profile: 3 thread\(s\)"
+expect_output "gasp-profile: gets summed over threads (3 x 5, 4 bytes each)" \
+    "^UPC_GET +[^ ]*counted.c:12 +15 +60 +[0-9.]+ +[0-9.]+$"
+expect_output "gasp-profile: the memget's bytes" "^UPC_MEMGET +[^ ]*counted.c:13 +3 +48 "
+expect_output "gasp-profile: per event, the two barriers' lines summed" "^UPC_BARRIER +6 +0 "
+if grep -q "^UPC_PUT" "$out"; then fail "gasp-profile counted puts made while measurement was off"; else ok "gasp-profile: no puts (measurement was off)"; fi
+GASP_PROFILE_FILE=$tmp/profile.txt "$mupcrun" -n 2 "$tmp/counted_prof" > "$out" 2>&1; rc=$?
+cp "$tmp/profile.txt" "$out" 2>/dev/null || : > "$out"
+expect_output "gasp-profile: \$GASP_PROFILE_FILE gets the table" "^UPC_GET +[^ ]*counted.c:12 +10 +40 "
+
+"$mupcc" --profile --tool gasp-trace -o "$tmp/counted_trace" "$tmp/counted.c" > "$out" 2>&1; rc=$?
+expect_status "mupcc --profile --tool gasp-trace links" 0
+GASP_TRACE_FILE=$tmp/t.json "$mupcrun" -n 3 "$tmp/counted_trace" > "$out" 2>&1; rc=$?
+expect_status "a program with gasp-trace runs" 0
+expect_output "gasp-trace says where the trace is" "gasp-trace: wrote .*t.json \(3 of 3 threads\)"
+if ls "$tmp"/t.json.*.part > /dev/null 2>&1; then fail "gasp-trace left its per-thread parts"; else ok "gasp-trace removed its parts"; fi
+cp "$tmp/t.json" "$out" 2>/dev/null || : > "$out"
+expect_output "trace: opens as a JSON object" '^\{"displayTimeUnit":"ns","traceEvents":\[$'
+expect_output "trace: closes the array and the object" '^\]\}$'
+expect_output "trace: one named track per thread" '"tid":2,"name":"thread_name","args":\{"name":"UPC thread 2"\}'
+expect_output "trace: a memget slice with its line and bytes" \
+    '^\{"ph":"B","pid":0,"tid":1,"ts":[0-9.]+,"name":"UPC_MEMGET","args":\{"at":"[^"]*counted.c:13","bytes":16\}\},?$'
+# Every line between the first and the last is one object; slices pair up.
+lines=$(wc -l < "$out") bad=$(sed '1d;$d' "$out" | grep -cv '^{.*},\?$')
+if [ "$lines" -gt 10 ] && [ "$bad" = 0 ]; then ok "trace: one JSON object per line"; else fail "trace: $bad malformed lines of $lines"; fi
+if command -v python3 > /dev/null; then
+    if python3 -m json.tool "$tmp/t.json" > /dev/null 2>&1; then ok "trace: python3 parses it as JSON"; else fail "trace: python3 cannot parse $tmp/t.json"; fi
+fi
+for t in 0 1 2; do
+    b=$(grep -c "\"ph\":\"B\",\"pid\":0,\"tid\":$t," "$out")
+    e=$(grep -c "\"ph\":\"E\",\"pid\":0,\"tid\":$t," "$out")
+    if [ "$b" -gt 0 ] && [ "$b" = "$e" ]; then ok "trace: thread $t's $b slices all end"; else fail "trace: thread $t has $b begins and $e ends"; fi
+done
+
 "$mupcc" --tool no-such-tool -o "$tmp/x" "$tmp/hello.c" > "$out" 2>&1; rc=$?
 expect_status "mupcc --tool with an unknown tool is refused" 2
-expect_output "and lists the tools there are" "no tool 'no-such-tool' .*gasp-dump"
+expect_output "and lists the tools there are" "no tool 'no-such-tool' .*gasp-dump gasp-profile gasp-trace"
 
 "$mupcrun" --set batch_size=4K --show-config > "$out" 2>&1; rc=$?
 expect_status "mupcrun --show-config" 0
