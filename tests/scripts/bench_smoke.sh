@@ -11,9 +11,17 @@ for name in mpi.pingpong.rtt_us mpi.pingpong.bw_mbs mpi.rma.get_us mpi.barrier.u
             mupc.barrier.us mupc.get.latency_4t_us mupc.barrier_4t_us mupc.idle.extra_cpu_s \
             mupc.alloc.global_us mupc.lock.uncontended_us mupc.atomic.fadd_us \
             mupc.alloc.all_us mupc.lock.contended_us mupc.local.get_ns mupc.cache.hit_ns \
-            mupc.cache.miss_us mupc.vector.cached_us_per_dword; do
+            mupc.cache.miss_us mupc.vector.cached_us_per_dword mupc.gasp.get_nohooks_us \
+            mupc.gasp.get_hooks_us mupc.gasp.get_count_us gasp.overhead.none_pct \
+            gasp.overhead.count_pct; do
     expect_output "prints $name" "^$name -?[0-9]+\\.[0-9]+$"
 done
 expect_output "prints the marks" "^mark get_vs_mpi_rtt "
 expect_output "prints the cache marks" "^mark vector_cached_vs_get "
+expect_output "prints the GASP marks" "^mark gasp_overhead_count_pct "
+# The counting tool in bench/gasp_count really gets the events it is timed with.
+GASP_COUNT_REPORT=1 MUPC_CACHE=off timeout -k 5 60 $MPIRUN -n 2 "$top_builddir/bench/gasp_count" --quick > "$out" 2>&1
+rc=$?
+expect_status "bench/gasp_count --quick" 0
+expect_output "its tool counted thread 0's gets" "^gasp_count_tool: thread 0 counted [1-9][0-9]* gets$"
 finish
