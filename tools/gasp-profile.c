@@ -353,7 +353,9 @@ static void report(gasp_context_t c, int collective)
     wire_row_t *mine = pack(&c->table);
     if (!collective) {
         table_t own = merge(mine, c->table.n);
-        print_tables(&own, 1, " (upc_global_exit: this thread's events only)");
+        char note[96];
+        snprintf(note, sizeof note, " (upc_global_exit: thread %d's events only)", mupc_mythread);
+        print_tables(&own, 1, note);
         free_table(&own);
         free(mine);
         return;
