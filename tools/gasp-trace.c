@@ -34,6 +34,11 @@ struct _gasp_context_S {
     FILE *part;
     char path[4096]; /* the JSON file */
     int on;
+    /* The written STARTs still open, innermost last.  An END is written
+     * only when it matches the innermost one: an END whose START came
+     * while measurement was off must not close another slice. */
+    unsigned int open[256];
+    int depth, lost_depth; /* lost_depth: STARTs beyond open[] */
     unsigned int next_user;
     const char *user_names[MAX_USER_EVENTS];
 };
@@ -117,6 +122,30 @@ static void write_event(gasp_context_t c, unsigned int tag, gasp_evttype_t type,
 
 static void finish(gasp_context_t c, int collective);
 
+/* Whether to write this event (see open[] above). */
+static int slice_is_traced(gasp_context_t c, unsigned int tag, gasp_evttype_t type)
+{
+    if (type == GASP_ATOMIC)
+        return c->on;
+    if (type == GASP_START) {
+        if (!c->on)
+            return 0;
+        if (c->depth == (int)(sizeof c->open / sizeof c->open[0]))
+            c->lost_depth++;
+        else
+            c->open[c->depth++] = tag;
+        return 1;
+    }
+    if (c->lost_depth > 0) {
+        c->lost_depth--;
+        return 1;
+    }
+    if (c->depth == 0 || c->open[c->depth - 1] != tag)
+        return 0;
+    c->depth--;
+    return 1;
+}
+
 void gasp_event_notifyVA(gasp_context_t c, unsigned int tag, gasp_evttype_t type,
                          const char *file, int line, int col, va_list ap)
 {
@@ -126,9 +155,7 @@ void gasp_event_notifyVA(gasp_context_t c, unsigned int tag, gasp_evttype_t type
             finish(c, tag == GASP_UPC_COLLECTIVE_EXIT);
         return;
     }
-    /* Ends are written even while measurement is off, so that a slice
-     * opened before pupc_control(0) is closed. */
-    if (c->part && (c->on || type == GASP_END))
+    if (c->part && slice_is_traced(c, tag, type))
         write_event(c, tag, type, file, line, ap);
 }
 

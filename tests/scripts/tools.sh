@@ -132,6 +132,31 @@ for t in 0 1 2; do
     if [ "$b" -gt 0 ] && [ "$b" = "$e" ]; then ok "trace: thread $t's $b slices all end"; else fail "trace: thread $t has $b begins and $e ends"; fi
 done
 
+# An END whose START came while measurement was off closes nothing: each
+# thread's trace has outer and the barrier, both closed, and no stray "E".
+cat > "$tmp/toggled.c" <<'PROG'
+#include <upc.h>
+#include <pupc.h>
+int main(void) {
+    unsigned int outer = pupc_create_event("outer", NULL), inner = pupc_create_event("inner", NULL);
+    pupc_event_start(outer);
+    pupc_control(0);
+    pupc_event_start(inner);
+    pupc_control(1);
+    pupc_event_end(inner);
+    upc_barrier();
+    pupc_event_end(outer);
+    return 0;
+}
+PROG
+"$mupcc" --profile --tool gasp-trace -o "$tmp/toggled" "$tmp/toggled.c" > "$out" 2>&1; rc=$?
+GASP_TRACE_FILE=$tmp/toggled.json "$mupcrun" -n 2 "$tmp/toggled" > "$out" 2>&1; rc=$?
+expect_status "gasp-trace with measurement switched inside a slice" 0
+cp "$tmp/toggled.json" "$out" 2>/dev/null || : > "$out"
+expect_output "trace: a user event carries its name" '"tid":1,"ts":[0-9.]+,"name":"outer"'
+b=$(grep -c '"ph":"B"' "$out") e=$(grep -c '"ph":"E"' "$out")
+if [ "$b" = 4 ] && [ "$e" = 4 ]; then ok "trace: no stray end from the untraced start"; else fail "trace: $b begins and $e ends, want 4 and 4"; fi
+
 "$mupcc" --tool no-such-tool -o "$tmp/x" "$tmp/hello.c" > "$out" 2>&1; rc=$?
 expect_status "mupcc --tool with an unknown tool is refused" 2
 expect_output "and lists the tools there are" "no tool 'no-such-tool' .*gasp-dump gasp-profile gasp-trace"
