@@ -32,6 +32,8 @@ static void put_masked(void *ctx, int thread, uint64_t offset, const void *data,
     mupci_xfer_put_masked(thread, offset, data, mask, n);
 }
 
+static mupc_cache_geometry_t geometry; /* as configured; zeros while off */
+
 void mupci_rcache_init(const mupci_config_t *cfg, int threads)
 {
     stats_at_exit = cfg->cache_stats;
@@ -52,6 +54,8 @@ void mupci_rcache_init(const mupci_config_t *cfg, int threads)
                     "%zu-byte lines): lower cache_sets or cache_line_size, or set cache = off",
                     threads, cfg->cache_sets, cfg->cache_line_size);
     mupci_rcache_line = cfg->cache_line_size;
+    geometry = (mupc_cache_geometry_t){cfg->cache_line_size, (size_t)cfg->cache_sets,
+                                       (size_t)cfg->victim_cache_lines};
 }
 
 static void print_stats(void)
@@ -132,6 +136,12 @@ int mupc_cache_stats(mupc_cache_stats_t *stats)
     }
     *stats = *mupci_cache_stats(mupci_rcache);
     return 1;
+}
+
+int mupc_cache_geometry(mupc_cache_geometry_t *g)
+{
+    *g = mupci_rcache ? geometry : (mupc_cache_geometry_t){0, 0, 0};
+    return mupci_rcache != NULL;
 }
 
 void mupc_cache_stats_reset(void)

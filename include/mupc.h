@@ -331,6 +331,13 @@ typedef struct mupc_cache_stats {
  * is off (cache = off, or a single thread: nothing is remote). */
 int mupc_cache_stats(mupc_cache_stats_t *stats);
 void mupc_cache_stats_reset(void);
+/* The cache's shape, as configured: bytes per line, direct-mapped sets
+ * per remote thread and victim lines.  Returns 1, or 0 (all zeros) when
+ * the cache is off.  For benchmarks and tools that report per geometry. */
+typedef struct mupc_cache_geometry {
+    size_t line_size, sets, victim_lines;
+} mupc_cache_geometry_t;
+int mupc_cache_geometry(mupc_cache_geometry_t *geometry);
 
 /* ---------------------------------------------------------------- */
 /* Collectives (UPC 1.2 <upc_collective.h>; runtime/coll*.c)          */

@@ -171,10 +171,33 @@ static void locked_updates(void)
 
 /* ---- statistics ---- */
 
+/* mupc_cache_geometry reports what the environment configured (the
+ * runtime's defaults when cache_modes.sh sets nothing). */
+static size_t env_size(const char *name, size_t dflt)
+{
+    const char *v = getenv(name);
+    return v ? strtoul(v, NULL, 10) : dflt;
+}
+
+static void geometry(int on)
+{
+    mupc_cache_geometry_t g;
+    CHECK(mupc_cache_geometry(&g) == on, "mupc_cache_geometry disagrees with mupc_cache_stats");
+    if (!on) {
+        CHECK(g.line_size == 0 && g.sets == 0, "cache off, yet a geometry");
+        return;
+    }
+    CHECK(g.line_size == env_size("MUPC_CACHE_LINE_SIZE", 1024), "line size %zu", g.line_size);
+    CHECK(g.sets == env_size("MUPC_CACHE_SETS", 256), "%zu sets", g.sets);
+    CHECK(g.victim_lines == env_size("MUPC_VICTIM_CACHE_LINES", 8), "%zu victim lines",
+          g.victim_lines);
+}
+
 static void statistics(void)
 {
     mupc_cache_stats_t s;
     int on = mupc_cache_stats(&s);
+    geometry(on);
     if (!on) {
         CHECK(s.hits == 0 && s.misses == 0, "cache off, yet counters are set");
         return;
