@@ -5,7 +5,7 @@
  *   mupcrun -n 2 bench/cache [--quick]
  *
  * Thread 0 measures while the others wait at a barrier:
- *   mupc.local.get_ns      8-byte relaxed get of data with local affinity,
+ *   mupc.local.hot_get_ns  8-byte relaxed get of data with local affinity,
  *                          through the same API (mupc_get_long)
  *   mupc.cache.hit_ns      8-byte relaxed remote get that hits the cache
  *   mupc.cache.miss_us     8-byte relaxed remote get that fetches a line
@@ -102,7 +102,7 @@ int main(int argc, char **argv)
             upc_global_exit(2);
         }
         int iters = bench_iters(&plan, 2000000);
-        printf("mupc.local.get_ns %.3f\n", hot_get_ns(&plan, 0, iters));
+        printf("mupc.local.hot_get_ns %.3f\n", hot_get_ns(&plan, 0, iters));
         printf("mupc.cache.hit_ns %.3f\n", hot_get_ns(&plan, 1, iters));
         printf("mupc.cache.miss_us %.3f\n", miss_us(&plan, bench_iters(&plan, 200)));
         printf("mupc.vector.cached_us_per_dword %.4f\n",

@@ -9,7 +9,7 @@
  * runs MPI_Barrier, MPI_Bcast (8 bytes from rank 0) and MPI_Allreduce (one
  * double, MPI_SUM), and with 4 ranks MPI_Alltoall of 64 KiB blocks.
  * Prints, with 2 ranks:
- *   mpi.pingpong.rtt_us   mpi.pingpong.bw_mbs   mpi.rma.get_us   mpi.barrier.us
+ *   mpi.pingpong.rtt_us   mpi.pingpong.bw_mbs   mpi.rma_get_us   mpi.barrier.us
  *   mpi.bcast_8b_us       mpi.allreduce_d_us
  * (with 4: mpi.alltoall_64k_mbs, bytes each rank receives per second)
  * and with N != 2 the same names with _Nt before the unit.
@@ -187,7 +187,7 @@ int main(int argc, char **argv)
     if (rank == 0) {
         bench_report("mpi.pingpong.rtt", "us", nranks, rtt);
         bench_report("mpi.pingpong.bw", "mbs", nranks, BIG / (big_rtt / 2)); /* bytes/us = MB/s */
-        bench_report("mpi.rma.get", "us", nranks, get);
+        bench_report("mpi.rma_get", "us", nranks, get);
         bench_report_barrier("mpi.barrier", nranks, barrier);
         bench_report("mpi.bcast_8b", "us", nranks, bcast);
         bench_report("mpi.allreduce_d", "us", nranks, allreduce);

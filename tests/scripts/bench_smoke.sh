@@ -6,11 +6,11 @@ MPIRUN=$MPIRUN BENCH_BUILDDIR=$top_builddir timeout -k 5 240 \
     bash "$top_srcdir/bench/run-bench" --quick > "$out" 2>&1
 rc=$?
 expect_status "run-bench --quick" 0
-for name in mpi.pingpong.rtt_us mpi.pingpong.bw_mbs mpi.rma.get_us mpi.barrier.us \
+for name in mpi.pingpong.rtt_us mpi.pingpong.bw_mbs mpi.rma_get_us mpi.barrier.us \
             mpi.barrier_4t_us mupc.get.latency_us mupc.put.issue_us mupc.memget.bw_mbs \
             mupc.barrier.us mupc.get.latency_4t_us mupc.barrier_4t_us mupc.idle.extra_cpu_s \
             mupc.alloc.global_us mupc.lock.uncontended_us mupc.atomic.fadd_us \
-            mupc.alloc.all_us mupc.lock.contended_us mupc.local.get_ns mupc.cache.hit_ns \
+            mupc.alloc.all_us mupc.lock.contended_us mupc.local.hot_get_ns mupc.cache.hit_ns \
             mupc.cache.miss_us mupc.vector.cached_us_per_dword mupc.gasp.get_nohooks_us \
             mupc.gasp.get_hooks_us mupc.gasp.get_count_us gasp.overhead.none_pct \
             gasp.overhead.count_pct; do
