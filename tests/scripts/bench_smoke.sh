@@ -16,12 +16,56 @@ for name in mpi.pingpong.rtt_us mpi.pingpong.bw_mbs mpi.rma_get_us mpi.barrier.u
             gasp.overhead.count_pct; do
     expect_output "prints $name" "^$name -?[0-9]+\\.[0-9]+$"
 done
+for name in mpi.bcast_8b_us mpi.allreduce_d_us mpi.alltoall_64k_mbs mupc.local.get_ns \
+            mupc.private.get_ns mupc.apexmap.nocache.l1.k1_mbs mupc.apexmap.line1024.sets64.l64.k0.01_mbs \
+            mupc.table51.naive.nocache_s mupc.table51.temporal.line2048_s \
+            mupc.table51.temporal.line256.miss_rate_pct; do
+    expect_output "prints $name" "^$name -?[0-9]+(\.[0-9]+)?$"
+done
+# the performance matrix: every pattern, read and write, cache off and on, 2 and 4 threads
+for pattern in stream stream_stride1 baseline coalesce vector local ring flush; do
+    for column in read.nocache write.nocache read.cache write.cache; do
+        for t in "" _4t; do
+            grep -Eq "^mupc\.$pattern\.$column${t}_us_per_dword [0-9]+\.[0-9]+$" "$out" ||
+                fail "no figure mupc.$pattern.$column${t}_us_per_dword"
+        done
+    done
+done
+ok "prints the whole performance matrix"
+expect_output "prints the matrix as a table" "^baseline +[0-9.]+ +[0-9.]+ +[0-9.]+ +[0-9.]+$"
+expect_output "prints the Apex-MAP table" "^line1024.sets64$"
+expect_output "prints Table 5.1" "^temporal +[0-9.]+ \| +[0-9.]+ +[0-9.]+%"
+expect_output "prints a progress line per run" "^run-bench: \[[0-9]+\] 2 threads: .*bench/matrix"
 expect_output "prints the marks" "^mark get_vs_mpi_rtt "
 expect_output "prints the cache marks" "^mark vector_cached_vs_get "
 expect_output "prints the GASP marks" "^mark gasp_overhead_count_pct "
+plots=$(mktemp -d) # run-bench's output, for mupc-bench-plot below
+cp "$out" "$plots/run.txt"
 # The counting tool in bench/gasp_count really gets the events it is timed with.
 GASP_COUNT_REPORT=1 MUPC_CACHE=off timeout -k 5 60 $MPIRUN -n 2 "$top_builddir/bench/gasp_count" --quick > "$out" 2>&1
 rc=$?
 expect_status "bench/gasp_count --quick" 0
 expect_output "its tool counted thread 0's gets" "^gasp_count_tool: thread 0 counted [1-9][0-9]* gets$"
+# mupc-bench-plot draws what run-bench printed (or says what to install)
+bash "$top_srcdir/tools/mupc-bench-plot" -o "$plots/out" "$plots/run.txt" > "$out" 2>&1
+rc=$?
+if [ -s "$plots/out/matrix.dat" ] && [ -s "$plots/out/matrix_4t.gp" ] && [ -s "$plots/out/apexmap.gp" ] &&
+   [ "$(grep -c '^[a-z_0-9]* ' "$plots/out/matrix.dat")" = 8 ]; then
+    ok "mupc-bench-plot writes the data and scripts (8 patterns)"
+else fail "mupc-bench-plot: data or scripts missing in $plots/out"; fi
+if command -v gnuplot > /dev/null; then
+    expect_status "mupc-bench-plot with gnuplot" 0
+    for f in matrix matrix_4t apexmap; do
+        if grep -q "<svg" "$plots/out/$f.svg" 2>/dev/null; then ok "drew $f.svg"; else fail "no $f.svg"; fi
+    done
+else
+    expect_status "mupc-bench-plot without gnuplot fails" 1
+    expect_output "and says what to install" "gnuplot is not installed \\(apt-get install gnuplot-nox\\)"
+fi
+echo "x 1" > "$plots/none.txt"
+bash "$top_srcdir/tools/mupc-bench-plot" -o "$plots/none" "$plots/none.txt" > "$out" 2>&1
+rc=$?
+expect_status "mupc-bench-plot on a file without figures" 1
+expect_output "says so" "has no performance-matrix or Apex-MAP figures"
+rm -rf "$plots"
 finish

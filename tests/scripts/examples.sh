@@ -1,10 +1,44 @@
 #!/bin/sh
-# examples.sh -- every example runs briefly with 1-4 threads and checks
-# its own result.
+# examples.sh -- every example runs briefly with 1-4 threads, with the cache
+# off and on, and checks its own result; bad arguments get a usage message.
 . "$top_srcdir/tests/scripts/lib.sh"
+ex=$top_builddir/examples
 for n in 1 2 3 4; do
-    run $n 60 "$top_builddir/examples/heat" 2000 50
+    run $n 60 "$ex/heat" 2000 50
     expect_status "heat on $n threads" 0
     expect_output "heat checks itself on $n threads" "max error .* vs sequential: OK"
+    for c in off on; do
+        run $n 60 env MUPC_CACHE=$c "$ex/histogram" 4096 20
+        expect_output "histogram, cache $c, $n threads" "^histogram: $n UPC threads, 4096 bins, .* check OK$"
+        run $n 60 env MUPC_CACHE=$c "$ex/histogram" --racy 4096 20
+        expect_output "histogram --racy, cache $c, $n threads" "^histogram --racy: .* lost updates .* check OK$"
+        run $n 60 env MUPC_CACHE=$c "$ex/sobel" 64
+        expect_output "sobel, cache $c, $n threads" "^sobel: $n UPC threads, 64x64 image, .* check OK$"
+    done
+    m=$((12 * n)) # a multiple of THREADS
+    for loop in naive temporal; do
+        for layout in cyclic block; do
+            run $n 60 env MUPC_CACHE=on "$ex/matmul" --loop $loop --layout $layout $m
+            expect_output "matmul $loop $layout, $n threads" \
+                "^matmul: $loop loop, $layout striped, ${m}x$m, $n UPC threads: .* check OK$"
+        done
+    done
 done
+# the cache's miss rate is reported and parses
+expect_output "matmul reports its miss rate" "^matmul.miss_rate_pct [0-9.]+$"
+run 2 30 env MUPC_CACHE=off "$ex/matmul" --loop temporal 24
+expect_output "matmul with the cache off" "^matmul: temporal loop, cyclic striped, 24x24, 2 UPC threads: .* cache off, check OK$"
+
+# bad arguments: a message naming the fault, status 2
+run 3 30 "$ex/matmul" 10
+expect_status "matmul N not a multiple of THREADS" 2
+expect_output "and says so" "N must be .* a multiple of THREADS"
+run 2 30 "$ex/matmul" --loop fast
+expect_status "matmul unknown loop" 2
+run 2 30 "$ex/histogram" 4096 101
+expect_status "histogram PERCENT out of range" 2
+expect_output "and names it" "histogram: bad PERCENT '101'"
+run 2 30 "$ex/sobel" 2
+expect_status "sobel N too small" 2
+expect_output "and names it" "sobel: bad N '2'"
 finish
