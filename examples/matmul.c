@@ -52,12 +52,13 @@ static double now(void)
     return ts.tv_sec + ts.tv_nsec * 1e-9;
 }
 
-static int usage(const char *why)
+/* Prints "matmul: WHY[ 'ARG']" and the usage line (thread 0); returns 2. */
+static int usage(const char *why, const char *arg)
 {
     if (MYTHREAD == 0)
-        fprintf(stderr, "matmul: %s\nusage: matmul [--loop naive|temporal] "
+        fprintf(stderr, "matmul: %s%s%s%s\nusage: matmul [--loop naive|temporal] "
                         "[--layout cyclic|block] [N]  (N a multiple of THREADS, at most 4000)\n",
-                why);
+                why, arg ? " '" : "", arg ? arg : "", arg ? "'" : "");
     return 2;
 }
 
@@ -172,10 +173,10 @@ int main(int argc, char **argv)
         else if (strspn(argv[i], "0123456789") == strlen(argv[i]) && argv[i][0])
             n = strtoul(argv[i], NULL, 10);
         else
-            return usage("unknown argument");
+            return usage("unknown or incomplete argument", argv[i]);
     }
     if (n == 0 || n > 4000 || n % (size_t)THREADS)
-        return usage("N must be between 1 and 4000 and a multiple of THREADS");
+        return usage("N must be between 1 and 4000 and a multiple of THREADS", NULL);
     allocate(block_striped);
     find_my_rows();
     upc_barrier();

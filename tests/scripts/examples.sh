@@ -35,6 +35,7 @@ expect_status "matmul N not a multiple of THREADS" 2
 expect_output "and says so" "N must be .* a multiple of THREADS"
 run 2 30 "$ex/matmul" --loop fast
 expect_status "matmul unknown loop" 2
+expect_output "and names the argument" "matmul: unknown or incomplete argument '--loop'"
 run 2 30 "$ex/histogram" 4096 101
 expect_status "histogram PERCENT out of range" 2
 expect_output "and names it" "histogram: bad PERCENT '101'"
