@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 typedef enum { KIND_SIZE, KIND_INT, KIND_BOOL } kind_t;
@@ -249,6 +250,35 @@ static char *trim(char *s)
     return s;
 }
 
+/* Values are short; a message quotes at most this much of one. */
+enum { QUOTE_MAX = 60 };
+
+/* The first byte of line[0..len) before any '#' that no text file holds
+ * (NUL and the control characters other than tab, CR, LF), or -1.
+ * Comments may hold anything: they are never read. */
+static long find_binary_byte(const char *line, size_t len)
+{
+    for (size_t i = 0; i < len && line[i] != '#'; i++) {
+        unsigned char c = (unsigned char)line[i];
+        if ((c < 0x20 && c != '\t' && c != '\r' && c != '\n') || c == 0x7f)
+            return (long)i;
+    }
+    return -1;
+}
+
+/* The key a (possibly damaged) line starts with, for messages: the word
+ * before '=' or the first blank, cut to QUOTE_MAX characters. */
+static void leading_key(const char *line, size_t len, char *key, size_t keylen)
+{
+    size_t i = 0, k = 0;
+    while (i < len && isspace((unsigned char)line[i]))
+        i++;
+    while (i < len && k + 1 < keylen && k < QUOTE_MAX && isgraph((unsigned char)line[i]) &&
+           line[i] != '=')
+        key[k++] = line[i++];
+    key[k] = '\0';
+}
+
 static int parse_line(mupci_config_t *cfg, char *line, const char *where, char *err,
                       size_t errlen)
 {
@@ -260,7 +290,8 @@ static int parse_line(mupci_config_t *cfg, char *line, const char *where, char *
         return 0;
     char *eq = strchr(text, '=');
     if (eq == NULL) {
-        say(err, errlen, "%s: expected 'key = value', got '%s'", where, text);
+        say(err, errlen, "%s: expected 'key = value', got '%.*s%s'", where, QUOTE_MAX, text,
+            strlen(text) > QUOTE_MAX ? "..." : "");
         return -1;
     }
     *eq = '\0';
@@ -269,27 +300,74 @@ static int parse_line(mupci_config_t *cfg, char *line, const char *where, char *
         say(err, errlen, "%s: %s: no value after '='", where, key);
         return -1;
     }
+    if (strlen(value) > QUOTE_MAX) {
+        say(err, errlen, "%s: %s: the value is %zu characters long ('%.*s...'); "
+            "no setting takes more than a number or a word", where, key, strlen(value),
+            QUOTE_MAX / 2, value);
+        return -1;
+    }
     return mupci_config_set(cfg, key, value, where, err, errlen);
 }
 
-int mupci_config_parse_file(mupci_config_t *cfg, const char *path, char *err, size_t errlen)
+/* A key given twice in one file: the later line wins, as in most
+ * configuration formats, but the earlier one was probably meant to be
+ * removed, so say so.  first_line[i] is the line that set key i. */
+static void note_duplicate(const mupci_config_t *cfg, const mupci_config_t *before,
+                           int *first_line, int lineno, const char *path, FILE *warn)
 {
+    for (int i = 0; i < MUPCI_CONFIG_KEYS; i++) {
+        if (strcmp(cfg->origin[i], before->origin[i]) == 0)
+            continue; /* this line did not set key i */
+        if (first_line[i] != 0 && warn != NULL)
+            fprintf(warn, "mupc: warning: %s:%d: %s is set again (first set at %s:%d); "
+                    "the value of line %d is used: remove one of the two lines\n",
+                    path, lineno, settings[i].name, path, first_line[i], lineno);
+        first_line[i] = lineno;
+    }
+}
+
+static int parse_one_line(mupci_config_t *cfg, char *line, size_t len, const char *where,
+                          char *err, size_t errlen)
+{
+    long bad = find_binary_byte(line, len);
+    if (bad >= 0) {
+        char key[QUOTE_MAX + 1];
+        leading_key(line, (size_t)bad, key, sizeof key);
+        say(err, errlen, "%s:%s%s%s byte 0x%02x at column %ld is not text; mupc.conf must be "
+            "a text file of 'key = value' lines", where, key[0] ? " " : "", key,
+            key[0] ? ":" : "", (unsigned char)line[bad], bad + 1);
+        return -1;
+    }
+    return parse_line(cfg, line, where, err, errlen);
+}
+
+int mupci_config_parse_file(mupci_config_t *cfg, const char *path, FILE *warn, char *err,
+                            size_t errlen)
+{
+    struct stat st;
+    if (stat(path, &st) == 0 && S_ISDIR(st.st_mode)) {
+        say(err, errlen, "configuration file '%s' is a directory; name a file of "
+            "'key = value' lines", path);
+        return -1;
+    }
     FILE *f = fopen(path, "r");
     if (f == NULL) {
         say(err, errlen, "cannot read configuration file '%s': %s", path, strerror(errno));
         return -1;
     }
-    char line[1024], where[MUPCI_CONFIG_ORIGIN_MAX];
-    int rc = 0;
-    for (int lineno = 1; rc == 0 && fgets(line, sizeof line, f) != NULL; lineno++) {
+    /* getline: a comment line may be of any length. */
+    char *line = NULL, where[MUPCI_CONFIG_ORIGIN_MAX];
+    size_t cap = 0;
+    ssize_t len;
+    int rc = 0, first_line[MUPCI_CONFIG_KEYS] = {0};
+    for (int lineno = 1; rc == 0 && (len = getline(&line, &cap, f)) >= 0; lineno++) {
         snprintf(where, sizeof where, "%s:%d", path, lineno);
-        if (strchr(line, '\n') == NULL && !feof(f)) {
-            say(err, errlen, "%s: line longer than %zu characters", where, sizeof line - 2);
-            rc = -1;
-        } else {
-            rc = parse_line(cfg, line, where, err, errlen);
-        }
+        mupci_config_t before = *cfg;
+        rc = parse_one_line(cfg, line, (size_t)len, where, err, errlen);
+        if (rc == 0)
+            note_duplicate(cfg, &before, first_line, lineno, path, warn);
     }
+    free(line);
     fclose(f);
     return rc;
 }
@@ -314,11 +392,110 @@ int mupci_config_apply_env(mupci_config_t *cfg, mupci_getenv_fn getenv_fn, char 
     return 0;
 }
 
+/* ---- MUPC_* variables that are no setting ---- */
+
+/* Variables of the MUPC_ family that are not settings but are read by
+ * libmupc's own tools and scripts; any other MUPC_* is most likely a
+ * misspelt setting. */
+static const char *const other_variables[] = {
+    "MUPC_CONF", "MUPC_LIBDIR", "MUPC_INCLUDEDIR", "MUPC_TOOLDIR", "MUPC_PROFILE_STUB",
+    "MUPC_SHOW_CONFIG", NULL};
+static const char *const other_prefixes[] = {"MUPC_TREND_", "MUPC_TEST_", NULL};
+
+static int is_other_variable(const char *name, size_t len)
+{
+    for (int i = 0; other_variables[i]; i++)
+        if (strlen(other_variables[i]) == len && strncmp(other_variables[i], name, len) == 0)
+            return 1;
+    for (int i = 0; other_prefixes[i]; i++)
+        if (strncmp(other_prefixes[i], name, strlen(other_prefixes[i])) == 0)
+            return 1;
+    return 0;
+}
+
+/* Edit distance between a[0..la) and b, case-insensitive. */
+static int distance(const char *a, size_t la, const char *b)
+{
+    size_t lb = strlen(b);
+    if (la > 63 || lb > 63)
+        return 64;
+    int row[64];
+    for (size_t j = 0; j <= lb; j++)
+        row[j] = (int)j;
+    for (size_t i = 1; i <= la; i++) {
+        int diag = row[0];
+        row[0] = (int)i;
+        for (size_t j = 1; j <= lb; j++) {
+            int up = row[j];
+            int cost = tolower((unsigned char)a[i - 1]) != tolower((unsigned char)b[j - 1]);
+            int best = diag + cost;
+            if (row[j] + 1 < best)
+                best = row[j] + 1;
+            if (row[j - 1] + 1 < best)
+                best = row[j - 1] + 1;
+            row[j] = best;
+            diag = up;
+        }
+    }
+    return row[lb];
+}
+
+const char *mupci_config_closest_key(const char *word, size_t len)
+{
+    const char *best = settings[0].name;
+    int best_d = distance(word, len, best);
+    for (int i = 1; i < MUPCI_CONFIG_KEYS; i++) {
+        int d = distance(word, len, settings[i].name);
+        if (d < best_d) {
+            best_d = d;
+            best = settings[i].name;
+        }
+    }
+    return best;
+}
+
+int mupci_config_check_env(char *const *envp, FILE *warn)
+{
+    int unknown = 0;
+    for (; envp && *envp; envp++) {
+        const char *var = *envp, *eq = strchr(var, '=');
+        if (strncmp(var, "MUPC_", 5) != 0 || eq == NULL)
+            continue;
+        size_t len = (size_t)(eq - var);
+        const char *key = var + 5;
+        size_t keylen = len - 5;
+        char lower[64];
+        if (keylen == 0 || keylen >= sizeof lower || is_other_variable(var, len))
+            continue;
+        for (size_t k = 0; k < keylen; k++)
+            lower[k] = (char)tolower((unsigned char)key[k]);
+        lower[keylen] = '\0';
+        if (find_setting(lower) != NULL)
+            continue;
+        unknown++;
+        if (warn != NULL) {
+            const char *close = mupci_config_closest_key(lower, keylen);
+            char upper[64];
+            size_t k = 0;
+            for (; close[k] && k + 1 < sizeof upper; k++)
+                upper[k] = (char)toupper((unsigned char)close[k]);
+            upper[k] = '\0';
+            fprintf(warn, "mupc: warning: environment %.*s is not a libmupc setting and is "
+                    "ignored; did you mean MUPC_%s (%s)? (mupc-show-config --keys lists them)\n",
+                    (int)len, var, upper, close);
+        }
+    }
+    return unknown;
+}
+
 static const char *system_getenv(const char *name) { return getenv(name); }
 
 static int readable(const char *path) { return access(path, R_OK) == 0; }
 
-int mupci_config_load(mupci_config_t *cfg, char *used, size_t usedlen, char *err, size_t errlen)
+extern char **environ;
+
+int mupci_config_load(mupci_config_t *cfg, char *used, size_t usedlen, FILE *warn, char *err,
+                      size_t errlen)
 {
     mupci_config_defaults(cfg);
     used[0] = '\0';
@@ -341,11 +518,17 @@ int mupci_config_load(mupci_config_t *cfg, char *used, size_t usedlen, char *err
         return -1;
     }
     if (file != NULL) {
-        if (mupci_config_parse_file(cfg, file, err, errlen) != 0)
+        if (mupci_config_parse_file(cfg, file, warn, err, errlen) != 0) {
+            if (file == conf) /* say where the name came from */
+                snprintf(err + strlen(err), errlen - strlen(err), " (from MUPC_CONF)");
             return -1;
+        }
         snprintf(used, usedlen, "%s", file);
     }
-    return mupci_config_apply_env(cfg, system_getenv, err, errlen);
+    if (mupci_config_apply_env(cfg, system_getenv, err, errlen) != 0)
+        return -1;
+    mupci_config_check_env(environ, warn);
+    return 0;
 }
 
 /* ---- output ---- */

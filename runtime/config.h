@@ -48,19 +48,31 @@ void mupci_config_defaults(mupci_config_t *cfg);
 int mupci_config_set(mupci_config_t *cfg, const char *key, const char *value,
                      const char *origin, char *err, size_t errlen);
 
-/* Apply a file of `key = value` lines ('#' starts a comment). */
-int mupci_config_parse_file(mupci_config_t *cfg, const char *path, char *err, size_t errlen);
+/* Apply a file of `key = value` lines ('#' starts a comment; a comment
+ * may be of any length and hold anything).  A key set twice is a warning
+ * to `warn` (NULL: none) naming both lines; the later value is used. */
+int mupci_config_parse_file(mupci_config_t *cfg, const char *path, FILE *warn, char *err,
+                            size_t errlen);
 
-/* Apply MUPC_<KEY> variables for every key in the table; other MUPC_*
- * variables (MUPC_CONF, the tools' own) are not settings and are ignored. */
+/* Apply MUPC_<KEY> variables for every key in the table. */
 int mupci_config_apply_env(mupci_config_t *cfg, mupci_getenv_fn getenv_fn, char *err,
                            size_t errlen);
 
+/* MUPC_* variables in envp that are neither settings nor the variables
+ * of libmupc's tools (MUPC_CONF, MUPC_TREND_*, ...): each is reported to
+ * `warn` (NULL: silent) with the closest key.  Returns their number. */
+int mupci_config_check_env(char *const *envp, FILE *warn);
+
+/* The key nearest (edit distance, any case) to word[0..len). */
+const char *mupci_config_closest_key(const char *word, size_t len);
+
 /* The whole sequence: defaults; the first of $MUPC_CONF, ./mupc.conf,
- * $HOME/.mupc.conf (a MUPC_CONF that cannot be read is an error; the
- * other two are optional); then the environment.  `used` receives the
- * file read, or "" when none was. */
-int mupci_config_load(mupci_config_t *cfg, char *used, size_t usedlen, char *err, size_t errlen);
+ * $HOME/.mupc.conf (a MUPC_CONF that cannot be read, or is a directory,
+ * is an error; the other two are optional); then the environment.
+ * `used` receives the file read, or "" when none was.  Warnings
+ * (duplicate keys, unknown MUPC_* variables) go to `warn` (NULL: none). */
+int mupci_config_load(mupci_config_t *cfg, char *used, size_t usedlen, FILE *warn, char *err,
+                      size_t errlen);
 
 /* One line per key: "  key = value    # origin". */
 void mupci_config_print(FILE *out, const mupci_config_t *cfg);

@@ -60,7 +60,10 @@ static atomic_int exiting;        /* exit() is running somewhere in the process 
 static void load_config(void)
 {
     char err[1024] = "", used[512] = "";
-    int bad = mupci_config_load(&config, used, sizeof used, err, sizeof err) != 0;
+    /* Every thread reads the same files and environment: thread 0 alone
+     * prints the warnings. */
+    FILE *warn = mupc_mythread == 0 ? stderr : NULL;
+    int bad = mupci_config_load(&config, used, sizeof used, warn, err, sizeof err) != 0;
     int mine = bad ? mupc_mythread : mupc_threads, first_bad = mupc_threads;
     MUPCI_MPI(MPI_Allreduce(&mine, &first_bad, 1, MPI_INT, MPI_MIN, mupci_comm));
     if (first_bad == mupc_threads)

@@ -15,7 +15,7 @@ static int show(void)
 {
     mupci_config_t cfg;
     char used[512], err[1024];
-    if (mupci_config_load(&cfg, used, sizeof used, err, sizeof err) != 0) {
+    if (mupci_config_load(&cfg, used, sizeof used, stderr, err, sizeof err) != 0) {
         fprintf(stderr, "mupc-show-config: %s\n", err);
         return 2;
     }

@@ -29,4 +29,43 @@ expect_output "and where they came from" "batch_size = 4K"
 MUPC_CONF=$tmp/missing.conf run 2 30 "$prog" status 0
 expect_failure "MUPC_CONF naming a missing file is an error"
 expect_output "and says which" "missing.conf"
+# A comment may be of any length (lines of over 1022 characters were refused).
+{ printf '# '; head -c 3000 /dev/zero | tr '\0' 'x'; printf '\nverbose = 1\n'; } > "$tmp/long.conf"
+MUPC_CONF=$tmp/long.conf run 2 30 "$prog" status 0
+expect_status "a 3000-character comment line is accepted" 0
+expect_output "and the line after it is read" "verbose = 1 .*long.conf:2"
+
+MUPC_CONF=$tmp run 2 30 "$prog" status 0
+expect_status "MUPC_CONF naming a directory exits 2" 2
+expect_output "and says it is a directory" "'$tmp' is a directory; name a file"
+
+printf 'spin_polls = 5\nspin_polls = 6\nverbose = 1\n' > "$tmp/dup.conf"
+MUPC_CONF=$tmp/dup.conf run 3 30 "$prog" status 0
+expect_status "a key set twice is accepted" 0
+expect_output "with a warning naming both lines" \
+    "warning: .*dup.conf:2: spin_polls is set again \\(first set at .*dup.conf:1\\)"
+expect_output "and the later value used" "spin_polls = 6 .*dup.conf:2"
+if [ "$(grep -c 'is set again' "$out")" = 1 ]; then ok "the warning comes once, not per thread"
+else fail "the duplicate-key warning came $(grep -c 'is set again' "$out") times"; fi
+
+MUPC_CACHE_LINE_SISE=256 run 3 30 "$prog" status 0
+expect_status "a misspelt MUPC_ variable does not stop the job" 0
+expect_output "but is named with the closest key" \
+    "environment MUPC_CACHE_LINE_SISE is not a libmupc setting and is ignored; did you mean MUPC_CACHE_LINE_SIZE"
+if [ "$(grep -c 'is not a libmupc setting' "$out")" = 1 ]; then ok "that warning comes once"
+else fail "the unknown-variable warning came $(grep -c 'is not a libmupc setting' "$out") times"; fi
+
+printf 'cache_sets = 6\0014\n' > "$tmp/bin.conf"
+MUPC_CONF=$tmp/bin.conf run 2 30 "$prog" status 0
+expect_status "a binary byte in a setting exits 2" 2
+expect_output "naming the key, byte and column" "bin.conf:1: cache_sets: byte 0x01 at column 15 is not text"
+
+# mupcrun --set: keys are lower case, and it says so.
+mupcrun=$top_builddir/tools/mupcrun
+"$mupcrun" --set CACHE=off -n 1 true > "$out" 2>&1; rc=$?
+expect_status "mupcrun --set CACHE=off is refused" 2
+expect_output "with the lower-case spelling" "keys are lower case: --set cache=off"
+"$mupcrun" --conf "$tmp" -n 1 true > "$out" 2>&1; rc=$?
+expect_status "mupcrun --conf DIRECTORY is refused" 2
+expect_output "saying it is a directory" "is a directory"
 finish

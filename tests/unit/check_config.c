@@ -116,7 +116,7 @@ END_TEST
 START_TEST(file_with_lines)
 {
     const char *path = write_file("# comment\n\n  segment_size = 8M  # trailing\nverbose=1\n");
-    ck_assert_int_eq(mupci_config_parse_file(&cfg, path, err, sizeof err), 0);
+    ck_assert_int_eq(mupci_config_parse_file(&cfg, path, NULL, err, sizeof err), 0);
     ck_assert_uint_eq(cfg.segment_size, 8u << 20);
     ck_assert_int_eq(cfg.verbose, 1);
     char where[128];
@@ -125,22 +125,22 @@ START_TEST(file_with_lines)
     unlink(path);
 
     path = write_file("segment_size = 8M\nbogus_key = 1\n");
-    ck_assert_int_eq(mupci_config_parse_file(&cfg, path, err, sizeof err), -1);
+    ck_assert_int_eq(mupci_config_parse_file(&cfg, path, NULL, err, sizeof err), -1);
     snprintf(where, sizeof where, "%s:2: unknown key 'bogus_key'", path);
     ck_assert_ptr_nonnull(strstr(err, where));
     unlink(path);
 
     path = write_file("verbose 1\n");
-    ck_assert_int_eq(mupci_config_parse_file(&cfg, path, err, sizeof err), -1);
+    ck_assert_int_eq(mupci_config_parse_file(&cfg, path, NULL, err, sizeof err), -1);
     ck_assert_ptr_nonnull(strstr(err, ":1: expected 'key = value', got 'verbose 1'"));
     unlink(path);
 
     path = write_file("verbose =\n");
-    ck_assert_int_eq(mupci_config_parse_file(&cfg, path, err, sizeof err), -1);
+    ck_assert_int_eq(mupci_config_parse_file(&cfg, path, NULL, err, sizeof err), -1);
     ck_assert_ptr_nonnull(strstr(err, "verbose: no value after '='"));
     unlink(path);
 
-    ck_assert_int_eq(mupci_config_parse_file(&cfg, "/nonexistent/mupc.conf", err, sizeof err), -1);
+    ck_assert_int_eq(mupci_config_parse_file(&cfg, "/nonexistent/mupc.conf", NULL, err, sizeof err), -1);
     ck_assert_ptr_nonnull(strstr(err, "cannot read configuration file '/nonexistent/mupc.conf'"));
 }
 END_TEST
@@ -178,15 +178,100 @@ START_TEST(load_order)
     setenv("MUPC_CONF", path, 1);
     setenv("MUPC_SPIN_POLLS", "9", 1);
     char used[256];
-    ck_assert_int_eq(mupci_config_load(&cfg, used, sizeof used, err, sizeof err), 0);
+    ck_assert_int_eq(mupci_config_load(&cfg, used, sizeof used, NULL, err, sizeof err), 0);
     ck_assert_str_eq(used, path);
     ck_assert_int_eq(cfg.send_slots, 32); /* from the file */
     ck_assert_int_eq(cfg.spin_polls, 9);  /* the environment wins */
     unlink(path);
-    ck_assert_int_eq(mupci_config_load(&cfg, used, sizeof used, err, sizeof err), -1);
+    ck_assert_int_eq(mupci_config_load(&cfg, used, sizeof used, NULL, err, sizeof err), -1);
     ck_assert_ptr_nonnull(strstr(err, "MUPC_CONF: cannot read configuration file"));
     unsetenv("MUPC_CONF");
     unsetenv("MUPC_SPIN_POLLS");
+}
+END_TEST
+
+/* Read everything written to a memory stream so far. */
+static FILE *warn_stream(char **buf, size_t *len) { return open_memstream(buf, len); }
+
+START_TEST(long_comments_and_binary_lines)
+{
+    /* A comment line of 5000 characters is fine (it was rejected at 1022). */
+    char text[6000];
+    memset(text, 'x', 5000);
+    text[0] = '#';
+    strcpy(text + 5000, "\nverbose = 1\n");
+    const char *path = write_file(text);
+    ck_assert_int_eq(mupci_config_parse_file(&cfg, path, NULL, err, sizeof err), 0);
+    ck_assert_int_eq(cfg.verbose, 1);
+    unlink(path);
+
+    /* A binary byte in a setting names the key, the byte and its column. */
+    path = write_file("verbose = 1\ncache_sets = 6\0014\n");
+    ck_assert_int_eq(mupci_config_parse_file(&cfg, path, NULL, err, sizeof err), -1);
+    ck_assert_ptr_nonnull(strstr(err, ":2: cache_sets: byte 0x01 at column 15 is not text"));
+    unlink(path);
+
+    /* An over-long value names the key and its length, not "line longer". */
+    memset(text, 0, sizeof text);
+    strcpy(text, "segment_size = ");
+    memset(text + 15, '9', 2000);
+    strcat(text, "\n");
+    path = write_file(text);
+    ck_assert_int_eq(mupci_config_parse_file(&cfg, path, NULL, err, sizeof err), -1);
+    ck_assert_ptr_nonnull(strstr(err, ":1: segment_size: the value is 2000 characters long"));
+    unlink(path);
+}
+END_TEST
+
+START_TEST(directory_is_no_file)
+{
+    ck_assert_int_eq(mupci_config_parse_file(&cfg, "/tmp", NULL, err, sizeof err), -1);
+    ck_assert_ptr_nonnull(strstr(err, "configuration file '/tmp' is a directory"));
+    setenv("MUPC_CONF", "/tmp", 1);
+    char used[256];
+    ck_assert_int_eq(mupci_config_load(&cfg, used, sizeof used, NULL, err, sizeof err), -1);
+    ck_assert_ptr_nonnull(strstr(err, "'/tmp' is a directory"));
+    ck_assert_ptr_nonnull(strstr(err, "(from MUPC_CONF)"));
+    unsetenv("MUPC_CONF");
+}
+END_TEST
+
+START_TEST(duplicate_keys_warned)
+{
+    const char *path = write_file("spin_polls = 5\nverbose = 1\n# again\nspin_polls = 6\n");
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *warn = warn_stream(&buf, &len);
+    ck_assert_int_eq(mupci_config_parse_file(&cfg, path, warn, err, sizeof err), 0);
+    fclose(warn);
+    ck_assert_int_eq(cfg.spin_polls, 6); /* the later line wins */
+    char want[256];
+    snprintf(want, sizeof want, "%s:4: spin_polls is set again (first set at %s:1)", path, path);
+    ck_assert_ptr_nonnull(strstr(buf, want));
+    ck_assert_ptr_null(strstr(buf, "verbose")); /* set once: no warning */
+    free(buf);
+    unlink(path);
+}
+END_TEST
+
+START_TEST(unknown_variables_warned)
+{
+    char *env[] = {"MUPC_CACHE_LINE_SISE=256", "MUPC_CACHE=on", "MUPC_CONF=x",
+                   "MUPC_TREND_FEATURE=n", "PATH=/bin", "MUPC_SPINPOLLS=3", NULL};
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *warn = warn_stream(&buf, &len);
+    ck_assert_int_eq(mupci_config_check_env(env, warn), 2);
+    fclose(warn);
+    ck_assert_ptr_nonnull(strstr(buf, "environment MUPC_CACHE_LINE_SISE is not a libmupc "
+                                      "setting and is ignored; did you mean "
+                                      "MUPC_CACHE_LINE_SIZE (cache_line_size)?"));
+    ck_assert_ptr_nonnull(strstr(buf, "MUPC_SPINPOLLS is not a libmupc setting and is "
+                                      "ignored; did you mean MUPC_SPIN_POLLS"));
+    ck_assert_ptr_null(strstr(buf, "MUPC_CONF"));
+    ck_assert_ptr_null(strstr(buf, "TREND"));
+    free(buf);
+    ck_assert_str_eq(mupci_config_closest_key("victim_lines", 12), "victim_cache_lines");
 }
 END_TEST
 
@@ -225,7 +310,7 @@ START_TEST(example_round_trip)
     mupci_config_t back, defaults;
     mupci_config_defaults(&defaults);
     mupci_config_defaults(&back);
-    ck_assert_int_eq(mupci_config_parse_file(&back, path, err, sizeof err), 0);
+    ck_assert_int_eq(mupci_config_parse_file(&back, path, NULL, err, sizeof err), 0);
     unlink(path);
     ck_assert_uint_eq(back.segment_size, defaults.segment_size);
     ck_assert_uint_eq(back.batch_size, defaults.batch_size);
@@ -249,6 +334,10 @@ int main(void)
     tcase_add_test(tc, file_with_lines);
     tcase_add_test(tc, environment);
     tcase_add_test(tc, load_order);
+    tcase_add_test(tc, long_comments_and_binary_lines);
+    tcase_add_test(tc, directory_is_no_file);
+    tcase_add_test(tc, duplicate_keys_warned);
+    tcase_add_test(tc, unknown_variables_warned);
     tcase_add_test(tc, printed_form);
     tcase_add_test(tc, example_round_trip);
     suite_add_tcase(s, tc);
