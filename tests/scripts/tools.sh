@@ -71,6 +71,11 @@ expect_output "gasp-dump: thread 0's remote put, with its arguments" \
     "^ *[0-9.]+ 0 GASP_UPC_PUT START [^ ]*hello.c:5 relaxed n=4 dst=\(1,[0-9]+\)$"
 expect_output "gasp-dump: thread 1's barrier end" "^ *[0-9.]+ 1 GASP_UPC_BARRIER END [^ ]*hello.c:6 named=0 expr=0$"
 expect_output "gasp-dump: the collective exit" "^ *[0-9.]+ 1 GASP_UPC_COLLECTIVE_EXIT END .* status=0$"
+# --tool alone implies --profile (it used to link a tool that got no events)
+"$mupcc" --tool gasp-dump -o "$tmp/hello_dump_only" "$tmp/hello.c" > "$out" 2>&1; rc=$?
+expect_status "mupcc --tool gasp-dump without --profile links" 0
+"$mupcrun" -n 2 "$tmp/hello_dump_only" > "$out" 2>&1; rc=$?
+expect_output "and its tool gets the events" "^ *[0-9.]+ 0 GASP_UPC_PUT START [^ ]*hello.c:5 "
 # gasp-profile and gasp-trace on a program whose events we can count:
 # per thread 10 puts (line 8, measurement off), 5 gets (line 12), one
 # 16-byte memget (line 13); measurement is off at exit, which must not
