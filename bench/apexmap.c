@@ -1,12 +1,12 @@
 /*
- * apexmap.c -- seed 004's modified Apex-MAP (§5.2-5.3): what the remote
+ * apexmap.c -- the MuPC report's modified Apex-MAP (§5.2-5.3): what the remote
  * reference cache does for reads with given spatial (L) and temporal (K)
  * locality.
  *
  *   mupcrun -n 2 bench/apexmap [--quick] [--L 1,4,64] [--K 1,0.01]
  *                              [--dwords N] [--reps N] [--mbytes N]
  *
- * Modified as in the seed: every access is remote and no location is read
+ * Modified as in the report: every access is remote and no location is read
  * by two threads (thread t reads only the M dwords owned by thread
  * (t+1) % THREADS), and the figure is the average per-thread bandwidth.
  * An access reads L consecutive doubles from start..start+L-1, one relaxed

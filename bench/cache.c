@@ -10,7 +10,7 @@
  *   mupc.cache.hit_ns      8-byte relaxed remote get that hits the cache
  *   mupc.cache.miss_us     8-byte relaxed remote get that fetches a line
  *   mupc.vector.cached_us_per_dword
- *                          seed 004's "vector" pattern: consecutive remote
+ *                          the MuPC report's "vector" pattern: consecutive remote
  *                          dwords, VECTOR of them, cold cache each batch
  * Each figure is the median over batches; values read are checked.
  */

@@ -1,5 +1,5 @@
 /*
- * matrix.c -- the performance matrix of seed 004 (Tables 8.1 and 8.2): the
+ * matrix.c -- the performance matrix of the MuPC report (Tables 8.1 and 8.2): the
  * cost per dword of seven fine-grained access patterns, read and write, on
  * this machine at this THREADS.  Run it once with the cache off and once
  * with it on:

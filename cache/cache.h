@@ -1,5 +1,5 @@
 /*
- * cache.h -- the remote reference cache's logic (seed 004 §4.4.9).
+ * cache.h -- the remote reference cache's logic (the MuPC report §4.4.9).
  *
  * One direct-mapped table of `sets` lines per remote thread, a small
  * fully-associative victim cache shared by all of them, write-back with a

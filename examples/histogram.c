@@ -1,5 +1,5 @@
 /*
- * histogram.c -- seed 004 §7.1.1: random updates to a cyclic shared table.
+ * histogram.c -- the MuPC report §7.1.1: random updates to a cyclic shared table.
  *
  *   mupcrun -n 4 examples/histogram [--racy] [SIZE [PERCENT]]
  *
@@ -12,7 +12,7 @@
  * a few hundred microseconds).
  *
  * By default an update is an atomic fetch-and-add and every bin must match
- * exactly.  --racy runs the seed's kernel, `table[loc]++` as a relaxed get
+ * exactly.  --racy runs the report's kernel, `table[loc]++` as a relaxed get
  * and put, which loses updates when threads collide (and, with the cache
  * on, whenever a thread increments a stale cached copy); see check_racy for
  * what still holds.  Time is thread 0's, barrier to barrier, so it covers
@@ -43,7 +43,7 @@ static uint64_t next_random(uint64_t *state)
     return z ^ (z >> 31);
 }
 
-/* The `count` locations thread `t` updates (the seed's "pre-computed
+/* The `count` locations thread `t` updates (the report's "pre-computed
  * random numbers"). */
 static size_t *locations(int t, size_t count, size_t size)
 {
@@ -75,7 +75,7 @@ static void update_atomic(mupc_ptr_t table, const size_t *loc, size_t count)
         MUPC_FETCH_ADD(int, bin(table, loc[k]), 1);
 }
 
-/* The seed's kernel: table[loc]++ with relaxed accesses. */
+/* The report's kernel: table[loc]++ with relaxed accesses. */
 static void update_racy(mupc_ptr_t table, const size_t *loc, size_t count)
 {
     for (size_t k = 0; k < count; k++) {

@@ -1,5 +1,5 @@
 /*
- * matmul.c -- C = A x B, the naive O(N^3) kernel of seed 004 §7.1.2 and
+ * matmul.c -- C = A x B, the naive O(N^3) kernel of the MuPC report §7.1.2 and
  * its "temporal" rewrite of §5.5, with every element access a fine-grained
  * shared access through the runtime, as a UPC translator emits them.
  *

@@ -1,11 +1,11 @@
 /*
- * sobel.c -- seed 004 §7.1.3: Sobel edge detection on a row-blocked image.
+ * sobel.c -- the MuPC report §7.1.3: Sobel edge detection on a row-blocked image.
  *
  *   mupcrun -n 4 examples/sobel [N]
  *
  * `shared [B] int O[N][N], E[N][N]` with B = ceil(N/THREADS)*N: each thread
  * owns whole contiguous rows (threads past the last row own none).  The
- * kernel is the seed's loop, owner computes on E[i][0], with every pixel
+ * kernel is the report's loop, owner computes on E[i][0], with every pixel
  * read as a fine-grained shared access: rows i-1 and i+1 are remote at
  * the edges of a thread's block, which is where the cache helps.  Thread 0
  * checks every pixel of E against a sequential Sobel on a private copy of
@@ -80,7 +80,7 @@ static void fill(const image_t *im)
     memset(e, 0, count * im->n * sizeof *e);
 }
 
-/* One row of the seed's kernel, word for word but for the accessors. */
+/* One row of the report's kernel, word for word but for the accessors. */
 static void sobel_row(const image_t *im, size_t i)
 {
     for (size_t j = 1; j < im->n - 1; j++) {

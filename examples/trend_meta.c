@@ -1,5 +1,5 @@
 /*
- * trend_meta.c -- seed 003's second bug shape (§5.2.1), for mupc-trend:
+ * trend_meta.c -- ti-trend-prof's second bug shape (§5.2.1), for mupc-trend:
  * ITEMS meta-data entries are spread over the threads (item j on thread
  * j % THREADS) and every thread needs all of them.
  *

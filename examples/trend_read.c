@@ -1,5 +1,5 @@
 /*
- * trend_read.c -- seed 003's first bug shape (§2, §5.1), for mupc-trend:
+ * trend_read.c -- ti-trend-prof's first bug shape (§2, §5.1), for mupc-trend:
  * thread 0 fills a table (as if it had read it from a file), then every
  * thread scans the whole table for the entries it owns.
  *

@@ -1,6 +1,6 @@
 /*
  * heap.h -- a first-fit allocator over a range of segment offsets
- * (seed 004 §4.4.8).  Pure bookkeeping: it never touches the memory it
+ * (the MuPC report §4.4.8).  Pure bookkeeping: it never touches the memory it
  * manages and knows nothing of MPI or threads, so it is unit-tested alone.
  *
  * Blocks are kept in address order; a free block found by the first-fit

@@ -1,7 +1,7 @@
 /*
  * backoff.h -- how a pthread waits when there is nothing to do.
  *
- * Measured on 2-core machines (DESIGN.md §2): pure spinning starves the
+ * Measured on 2-core machines: pure spinning starves the
  * other pthreads when cores are scarce, and every sleep costs ~50 us unless
  * the timer slack is lowered.  So: spin a bounded number of polls, then
  * sched_yield for a window, then sleep with doubling periods up to a cap.

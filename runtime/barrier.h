@@ -1,6 +1,6 @@
 /*
  * barrier.h -- tree barrier with split phases and named-barrier checks
- * (seed 004 §4.4.7, DESIGN.md §6).
+ * (the MuPC report §4.4.7).
  */
 #ifndef MUPCI_BARRIER_H
 #define MUPCI_BARRIER_H

@@ -62,7 +62,7 @@ static const setting_t settings[MUPCI_CONFIG_KEYS] = {
     {"verbose", KIND_INT, 0, 0, 2, 0, FIELD(verbose),
      "1: thread 0 prints the settings at start-up"},
     /* The remote reference cache (cache/README.md).  HP-UPC's defaults
-     * (1K lines, 256 sets); seed 004 §5.4 finds more than 64 sets rarely
+     * (1K lines, 256 sets); the MuPC report §5.4 finds more than 64 sets rarely
      * helps reads, but write-heavy programs gain from larger tables. */
     {"cache", KIND_BOOL, 1, 0, 1, 0, FIELD(cache),
      "cache relaxed remote scalar accesses (noncoherent, write-back, invalidated at fences)"},

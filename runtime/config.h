@@ -1,7 +1,7 @@
 /*
  * config.h -- the runtime's settings: one table of keys, read from
  * built-in defaults, then a configuration file, then MUPC_<KEY>
- * environment variables (DESIGN.md §8).
+ * environment variables.
  *
  * Pure module (no MPI): the runtime, mupc-show-config and the unit tests
  * share it.  Every error message has the form

@@ -280,7 +280,7 @@ void mupci_engine_recv_data_now(void *buf, size_t n, int src, int tag)
         int flag = 0;
         MUPCI_MPI(MPI_Irecv(at + done, (int)piece, MPI_BYTE, src, tag, mupci_comm, &req));
         /* Test, not Wait: MPICH's blocking calls spin and starve the other
-         * pthreads (DESIGN.md §2).  The sender posted this data right after
+         * pthreads.  The sender posted this data right after
          * the header we are handling, so it completes promptly. */
         while (!flag) {
             MUPCI_MPI(MPI_Test(&req, &flag, MPI_STATUS_IGNORE));

@@ -1,10 +1,10 @@
 /*
- * engine.h -- the two-pthread message engine (seed 004 §4.3-4.4.3).
+ * engine.h -- the two-pthread message engine (the MuPC report §4.3-4.4.3).
  *
  * All MPI calls and all protocol state sit behind one progress lock (MPI is
  * initialized MPI_THREAD_SERIALIZED).  The communication pthread polls when
  * the computation pthread is busy in user code; a computation pthread that
- * waits for something drives progress itself (DESIGN.md §2: a handoff costs
+ * waits for something drives progress itself (a handoff costs
  * a scheduler round trip when cores are scarce).
  *
  * Outgoing messages are appended to a per-destination batch buffer and

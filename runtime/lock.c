@@ -9,7 +9,7 @@
  * thread = host, addr = (generation << 32) | slot, phase = LOCK_TAG; the
  * generation changes when the slot is freed, so a stale handle is caught.
  *
- * Consistency (seed 004 Table 4.1): acquire starts with a fence, and
+ * Consistency (the MuPC report's Table 4.1): acquire starts with a fence, and
  * release fences -- waits until every target written since the last fence
  * has acknowledged -- before UNLOCK leaves, so the next holder sees the
  * critical section's writes.  Each thread also remembers which locks it

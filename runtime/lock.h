@@ -1,6 +1,6 @@
 /*
  * lock.h -- UPC locks hosted per thread, with FIFO request queues
- * (seed 004 §4.4.7, DESIGN.md §6).
+ * (the MuPC report §4.4.7).
  */
 #ifndef MUPCI_LOCK_H
 #define MUPCI_LOCK_H

@@ -1,5 +1,5 @@
 /*
- * trend_collect.c -- the collection half of mupc-trend (seed 003): a GASP
+ * trend_collect.c -- the collection half of mupc-trend (ti-trend-prof): a GASP
  * tool that counts, per source location and operation, the remote
  * communication events and their bytes, sums them over all threads and
  * has thread 0 write one profile file per run.  Installed as the object

@@ -1,5 +1,5 @@
 /*
- * trend_fit.h -- the models of mupc-trend (seed 003 §4): a count y as a
+ * trend_fit.h -- the models of mupc-trend (ti-trend-prof §4): a count y as a
  * linear function a + b*x or a power law with offset a + b*x^c of a
  * feature x, fitted by least squares; the model with the smaller error
  * is kept (the power law only when it is clearly better, so ties and

@@ -1,5 +1,5 @@
 /*
- * mupc-trend -- communication scaling trends from small runs (seed 003).
+ * mupc-trend -- communication scaling trends from small runs (ti-trend-prof).
  *
  *   mupc-trend [--feature NAME] [--op OP] [--top N] [--format table|csv|json]
  *              [--predict [NAME=]X] [--plot DIR] PROFILE...

@@ -106,7 +106,7 @@ static void attempt(upc_lock_t l)
     CHECK(tries >= 20, "impossible try count %ld", tries);
 }
 
-/* Seed 004 Table 4.1: thread 1 writes X (on thread 2) and F (on thread 0)
+/* The MuPC report's Table 4.1: thread 1 writes X (on thread 2) and F (on thread 0)
  * inside a critical section.  Once thread 0 sees F inside the lock, the
  * release must have made X visible too. */
 static void table_4_1(upc_lock_t l)

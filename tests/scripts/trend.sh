@@ -1,5 +1,5 @@
 #!/bin/sh
-# trend.sh -- mupc-trend end to end (issue 8): seed 003's two bug shapes
+# trend.sh -- mupc-trend end to end: ti-trend-prof's two bug shapes
 # (examples/trend_read.c, examples/trend_meta.c) are built with the
 # collecting tool, run at 1-4 threads and several sizes, and mupc-trend
 # must rank the buggy line first with the growth it has, while the fixed
