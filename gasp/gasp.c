@@ -1,5 +1,6 @@
 /*
- * gasp.c -- GASP delivery (seed 001): which events reach the tool, weak
+ * gasp.c -- GASP delivery ("GASP performance tool interface, version 1.4",
+ * GASP 1.4 below): which events reach the tool, weak
  * default tool symbols, the pupc_* user API and the pupc timer.
  *
  * Whether a tool is active is decided at link time: `mupcc --profile*`
@@ -39,7 +40,7 @@ static unsigned int next_user_event = GASP_UPC_USEREVT_START;
 static pthread_t event_pthread; /* the computation pthread, which raises every event */
 
 /* The STARTs delivered whose END has not been, innermost last: their ENDs
- * are delivered even after pupc_control(0) (seed 001 §3.3 leaves not
+ * are delivered even after pupc_control(0) (GASP 1.4 §3.3 leaves not
  * measuring to the tool), so a tool never sees a START without its END. */
 static unsigned int *open_tags;
 static size_t open_depth, open_capacity;
@@ -83,7 +84,8 @@ __attribute__((weak)) void gasp_event_notifyVA(gasp_context_t c, unsigned int ev
 {
 }
 
-/* The last value received, nonzero before the first call (seed 001 §3.3). */
+/* The last value received, nonzero before the first call (GASP 1.4
+ * §3.3). */
 __attribute__((weak)) int gasp_control(gasp_context_t c, int on)
 {
     static int last = 1;
@@ -131,8 +133,8 @@ static int lookup_event(const char *name, unsigned int *tag)
 }
 
 /* Every event (no list), or only the listed ones; names this runtime does
- * not raise are reported once (by thread 0) and ignored, as seed 001
- * §3.1.2 allows.  A list naming none of its events delivers none. */
+ * not raise are reported once (by thread 0) and ignored, as GASP 1.4
+ * §3.1.2 allows.  A list that names none of them delivers no system event. */
 static void build_filter(const char *const *only)
 {
     memset(event_enabled, only == NULL, sizeof event_enabled);
@@ -144,10 +146,10 @@ static void build_filter(const char *const *only)
         if (lookup_event(only[i], &tag) == 0) {
             event_enabled[event_slot(tag)] = 1;
             enabled++;
-        }
-        else if (mupc_mythread == 0)
+        } else if (mupc_mythread == 0) {
             fprintf(stderr, "mupc: --profile-only: '%s' is not an event libmupc raises; "
                             "ignored (see gasp_upc.h for the list)\n", only[i]);
+        }
     }
     if (enabled == 0 && mupc_mythread == 0)
         fprintf(stderr, "mupc: --profile-only: the list names no event libmupc raises; the "
@@ -284,7 +286,7 @@ void mupci_gasp_exit_event(unsigned int evt, gasp_evttype_t type, const char *fi
 
 /* exit() on the computation pthread before main returned ends the job
  * (start.c treats it as upc_global_exit): a non-collective exit, from an
- * unknown position (seed 001 §3.2 allows NULL and 0). */
+ * unknown position (GASP 1.4 §3.2 allows NULL and 0). */
 static void noncollective_exit_hook(int status, void *arg)
 {
     if (exit_reported || mupci_fatal_aborting() || !pthread_equal(pthread_self(), event_pthread))
@@ -305,7 +307,7 @@ void mupci_gasp_upcall_end(int was) { in_callback = was; }
 /* pupc.h: measurement control and user events                       */
 /* ---------------------------------------------------------------- */
 
-/* The previous value set (seed 001 §5.2: as gasp_control, which returns
+/* The previous value set (GASP 1.4 §5.2: as gasp_control, which returns
  * the last value it received, nonzero before the first call). */
 int pupc_control(int on)
 {
@@ -338,7 +340,7 @@ static void user_event(const char *file, int line, gasp_evttype_t type, unsigned
 }
 
 /* Called as functions (MUPC_PUPC_NO_MACROS, or `(pupc_event_start)(...)`),
- * they know no source position: NULL and 0 (seed 001 §3.2). */
+ * they know no source position: NULL and 0 (GASP 1.4 §3.2). */
 #define MUPCI_USER_EVENT_FN(fn, type)                                                  \
     void fn(unsigned int evtag, ...)                                                   \
     {                                                                                  \

@@ -307,7 +307,7 @@ void mupc_sync(mupc_handle_t h, const char *file, int line)
     MUPCI_GASP_EVENT(GASP_UPC_NB_SYNC, GASP_END, 0, file, line, (gasp_upc_nb_handle_t)h);
 }
 
-/* At the end of NB_SYNC a tool takes the transfer as retired (seed 001
+/* At the end of NB_SYNC a tool takes the transfer as retired (GASP 1.4
  * §5.4.6), so only the attempt that finds it complete raises that pair;
  * every attempt is a GASP_MUPC_NB_SYNC_ATTEMPT whose end has the result. */
 int mupc_sync_attempt(mupc_handle_t h, const char *file, int line)

@@ -74,7 +74,7 @@ expect_output "gasp-dump: thread 1's barrier end" "^ *[0-9.]+ 1 GASP_UPC_BARRIER
 expect_output "gasp-dump: the collective exit, with no position" \
     "^ *[0-9.]+ 1 GASP_UPC_COLLECTIVE_EXIT END \\?:0 status=0$"
 
-# Non-collective exits reach the tool (seed 001 §5.4.1): upc_global_exit
+# Non-collective exits reach the tool (GASP 1.4 §5.4.1): upc_global_exit
 # with its caller's position, and a C exit() on one thread, whose position
 # is unknown.
 cat > "$tmp/ended.c" <<'PROG'
