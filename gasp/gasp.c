@@ -1,7 +1,7 @@
 /*
  * gasp.c -- GASP delivery ("GASP performance tool interface, version 1.4",
- * GASP 1.4 below): which events reach the tool, weak
- * default tool symbols, the pupc_* user API and the pupc timer.
+ * GASP 1.4 below): which events reach the tool, weak default tool
+ * symbols, the pupc_* user API and the pupc timer.
  *
  * Whether a tool is active is decided at link time: `mupcc --profile*`
  * compiles a small stub (tools/mupc-profile-stub.sh) that defines
