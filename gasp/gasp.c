@@ -1,6 +1,7 @@
 /*
- * gasp.c -- GASP delivery (seed 001): which events reach the tool, weak
- * default tool symbols, the pupc_* user API and the pupc timer.
+ * gasp.c -- GASP delivery ("GASP performance tool interface, version 1.4",
+ * GASP 1.4 below): which events reach the tool, weak default tool
+ * symbols, the pupc_* user API and the pupc timer.
  *
  * Whether a tool is active is decided at link time: `mupcc --profile*`
  * compiles a small stub (tools/mupc-profile-stub.sh) that defines
@@ -10,9 +11,11 @@
  */
 #define _GNU_SOURCE
 #define MUPC_PUPC_NO_MACROS
+#include "fatal.h"
 #include "gasp_hooks.h"
 #include "mupc.h"
 
+#include <pthread.h>
 #include <pupc.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -20,8 +23,9 @@
 #include <time.h>
 
 /* From the mupcc stub: 1 = --profile (no local-affinity accesses),
- * 2 = --profile-local; the NULL-terminated list of event names given to
- * --profile-only (empty: every event). */
+ * 2 = --profile-local; with --profile-only, the NULL-terminated list of
+ * the event names in the file (possibly none).  Without --profile-only
+ * the stub defines no list, and every event is delivered. */
 extern const int mupc_gasp_profile_level __attribute__((weak));
 extern const char *const mupc_gasp_profile_only[] __attribute__((weak));
 
@@ -29,9 +33,17 @@ int mupci_gasp_on;
 
 static gasp_context_t context;
 static int profile_level;     /* 0: no tool */
-static int measuring = 1;     /* last pupc_control / gasp_control setting */
+static int measuring = 1;     /* measurement on (pupc_control / gasp_control) */
+static int last_on = 1;       /* the last value given to pupc_control */
 static int in_callback;       /* a tool's upcall must not raise events */
 static unsigned int next_user_event = GASP_UPC_USEREVT_START;
+static pthread_t event_pthread; /* the computation pthread, which raises every event */
+
+/* The STARTs delivered whose END has not been, innermost last: their ENDs
+ * are delivered even after pupc_control(0) (GASP 1.4 §3.3 leaves not
+ * measuring to the tool), so a tool never sees a START without its END. */
+static unsigned int *open_tags;
+static size_t open_depth, open_capacity;
 
 /* System events are numbered 0x00100000 + small offsets, implementation
  * events 0x60000000 + small offsets (gasp_upc.h). */
@@ -72,9 +84,14 @@ __attribute__((weak)) void gasp_event_notifyVA(gasp_context_t c, unsigned int ev
 {
 }
 
+/* The last value received, nonzero before the first call (GASP 1.4
+ * §3.3). */
 __attribute__((weak)) int gasp_control(gasp_context_t c, int on)
 {
-    return 1;
+    static int last = 1;
+    int previous = last;
+    last = on;
+    return previous;
 }
 
 __attribute__((weak)) unsigned int gasp_create_event(gasp_context_t c, const char *name,
@@ -115,20 +132,28 @@ static int lookup_event(const char *name, unsigned int *tag)
     return -1;
 }
 
-/* Every event, or only the listed ones; names this runtime does not raise
- * are reported once (by thread 0) and ignored, as seed 001 §3.1.2 allows. */
+/* Every event (no list), or only the listed ones; names this runtime does
+ * not raise are reported once (by thread 0) and ignored, as GASP 1.4
+ * §3.1.2 allows.  A list that names none of them delivers no system event. */
 static void build_filter(const char *const *only)
 {
-    int all = only == NULL || only[0] == NULL;
-    memset(event_enabled, all, sizeof event_enabled);
-    for (size_t i = 0; !all && only[i] != NULL; i++) {
+    memset(event_enabled, only == NULL, sizeof event_enabled);
+    if (only == NULL)
+        return;
+    int enabled = 0;
+    for (size_t i = 0; only[i] != NULL; i++) {
         unsigned int tag;
-        if (lookup_event(only[i], &tag) == 0)
+        if (lookup_event(only[i], &tag) == 0) {
             event_enabled[event_slot(tag)] = 1;
-        else if (mupc_mythread == 0)
+            enabled++;
+        } else if (mupc_mythread == 0) {
             fprintf(stderr, "mupc: --profile-only: '%s' is not an event libmupc raises; "
                             "ignored (see gasp_upc.h for the list)\n", only[i]);
+        }
     }
+    if (enabled == 0 && mupc_mythread == 0)
+        fprintf(stderr, "mupc: --profile-only: the list names no event libmupc raises; the "
+                        "tool gets no system events (user events still reach it)\n");
 }
 
 static int event_wanted(unsigned int evt, int is_local)
@@ -140,8 +165,63 @@ static int event_wanted(unsigned int evt, int is_local)
 }
 
 /* ---------------------------------------------------------------- */
+/* Measurement control and open events                               */
+/* ---------------------------------------------------------------- */
+
+/* The runtime raises events while measurement is on, and while a START
+ * it delivered waits for its END. */
+static void update_gasp_on(void)
+{
+    mupci_gasp_on = MUPCI_GASP && profile_level > 0 && (measuring || open_depth > 0);
+}
+
+static void open_push(unsigned int evt)
+{
+    if (open_depth == open_capacity) {
+        size_t cap = open_capacity ? 2 * open_capacity : 16;
+        unsigned int *grown = realloc(open_tags, cap * sizeof *grown);
+        if (!grown)
+            mupci_fatal_plain("out of memory for %zu open GASP events", cap);
+        open_tags = grown;
+        open_capacity = cap;
+    }
+    open_tags[open_depth++] = evt;
+    update_gasp_on();
+}
+
+/* Closes the innermost open START of `evt`; 0 if none is open. */
+static int open_pop(unsigned int evt)
+{
+    for (size_t i = open_depth; i-- > 0;)
+        if (open_tags[i] == evt) {
+            memmove(open_tags + i, open_tags + i + 1, (open_depth - i - 1) * sizeof *open_tags);
+            open_depth--;
+            update_gasp_on();
+            return 1;
+        }
+    return 0;
+}
+
+/* Whether an event that passed the --profile-only filter reaches the tool:
+ * with measurement on, everything but an END whose START was not delivered
+ * (it came while measurement was off); with it off, only the ENDs of
+ * delivered STARTs.  `always` (the exit events) ignores measurement. */
+static int passes(unsigned int evt, gasp_evttype_t type, int always)
+{
+    if (type == GASP_END)
+        return open_pop(evt);
+    if (!measuring && !always)
+        return 0;
+    if (type == GASP_START)
+        open_push(evt);
+    return 1;
+}
+
+/* ---------------------------------------------------------------- */
 /* Runtime side                                                      */
 /* ---------------------------------------------------------------- */
+
+static void noncollective_exit_hook(int status, void *arg);
 
 void mupci_gasp_thread_init(int *argc, char ***argv)
 {
@@ -149,8 +229,12 @@ void mupci_gasp_thread_init(int *argc, char ***argv)
         return; /* not built with mupcc --profile*: no tool callbacks at all */
     profile_level = mupc_gasp_profile_level;
     build_filter(&mupc_gasp_profile_only == NULL ? NULL : mupc_gasp_profile_only);
+    event_pthread = pthread_self();
     context = gasp_init(GASP_LANG_UPC, argc, argv);
-    mupci_gasp_on = MUPCI_GASP && measuring;
+    /* After gasp_init: exit handlers run last-registered first, so the tool
+     * hears of an exit() before the handlers it registered there run. */
+    on_exit(noncollective_exit_hook, NULL);
+    update_gasp_on();
 }
 
 static void deliver(unsigned int evt, gasp_evttype_t type, const char *file, int line, va_list ap)
@@ -160,14 +244,30 @@ static void deliver(unsigned int evt, gasp_evttype_t type, const char *file, int
     in_callback = 0;
 }
 
+static void notify(unsigned int evt, gasp_evttype_t type, int is_local, int always,
+                   const char *file, int line, va_list ap)
+{
+    if (in_callback || !event_wanted(evt, is_local) || !passes(evt, type, always))
+        return;
+    deliver(evt, type, file, line, ap);
+}
+
 void mupci_gasp_notify(unsigned int evt, gasp_evttype_t type, int is_local, const char *file,
                        int line, ...)
 {
-    if (in_callback || !event_wanted(evt, is_local))
-        return;
     va_list ap;
     va_start(ap, line);
-    deliver(evt, type, file, line, ap);
+    notify(evt, type, is_local, 0, file, line, ap);
+    va_end(ap);
+}
+
+static int exit_reported; /* an exit event was raised: the program is ending */
+
+static void notify_always(unsigned int evt, gasp_evttype_t type, const char *file, int line, ...)
+{
+    va_list ap;
+    va_start(ap, line);
+    notify(evt, type, 0, 1, file, line, ap);
     va_end(ap);
 }
 
@@ -178,8 +278,20 @@ void mupci_gasp_notify(unsigned int evt, gasp_evttype_t type, int is_local, cons
 void mupci_gasp_exit_event(unsigned int evt, gasp_evttype_t type, const char *file, int line,
                            int status)
 {
-    if (MUPCI_GASP && profile_level > 0)
-        mupci_gasp_notify(evt, type, 0, file, line, status);
+    if (!MUPCI_GASP || profile_level == 0)
+        return;
+    exit_reported = 1;
+    notify_always(evt, type, file, line, status);
+}
+
+/* exit() on the computation pthread before main returned ends the job
+ * (start.c treats it as upc_global_exit): a non-collective exit, from an
+ * unknown position (GASP 1.4 §3.2 allows NULL and 0). */
+static void noncollective_exit_hook(int status, void *arg)
+{
+    if (exit_reported || mupci_fatal_aborting() || !pthread_equal(pthread_self(), event_pthread))
+        return;
+    mupci_gasp_exit_event(GASP_UPC_NONCOLLECTIVE_EXIT, GASP_ATOMIC, NULL, 0, status);
 }
 
 int mupci_gasp_upcall_begin(void)
@@ -195,13 +307,16 @@ void mupci_gasp_upcall_end(int was) { in_callback = was; }
 /* pupc.h: measurement control and user events                       */
 /* ---------------------------------------------------------------- */
 
+/* The previous value set (GASP 1.4 §5.2: as gasp_control, which returns
+ * the last value it received, nonzero before the first call). */
 int pupc_control(int on)
 {
-    int previous = measuring;
+    int previous = last_on;
+    last_on = on;
     measuring = on != 0;
     if (profile_level > 0) {
         previous = gasp_control(context, on);
-        mupci_gasp_on = MUPCI_GASP && measuring;
+        update_gasp_on();
     }
     return previous;
 }
@@ -214,20 +329,24 @@ unsigned int pupc_create_event(const char *name, const char *desc)
     return next_user_event < GASP_UPC_USEREVT_END ? next_user_event++ : GASP_UPC_USEREVT_END;
 }
 
+/* User events: not subject to --profile-only (they have no symbolic
+ * names), paired like the system events. */
 static void user_event(const char *file, int line, gasp_evttype_t type, unsigned int evtag,
                        va_list ap)
 {
-    if (!mupci_gasp_on || in_callback)
+    if (!mupci_gasp_on || in_callback || !passes(evtag, type, 0))
         return;
     deliver(evtag, type, file, line, ap);
 }
 
+/* Called as functions (MUPC_PUPC_NO_MACROS, or `(pupc_event_start)(...)`),
+ * they know no source position: NULL and 0 (GASP 1.4 §3.2). */
 #define MUPCI_USER_EVENT_FN(fn, type)                                                  \
     void fn(unsigned int evtag, ...)                                                   \
     {                                                                                  \
         va_list ap;                                                                    \
         va_start(ap, evtag);                                                           \
-        user_event("", 0, type, evtag, ap);                                            \
+        user_event(NULL, 0, type, evtag, ap);                                          \
         va_end(ap);                                                                    \
     }
 MUPCI_USER_EVENT_FN(pupc_event_start, GASP_START)

@@ -17,7 +17,8 @@
 #endif
 
 /* Nonzero while a tool is linked (program built with mupcc --profile*) and
- * measurement is on (gasp_control / pupc_control). */
+ * measurement is on (gasp_control / pupc_control), or a START the tool
+ * received still waits for its END (delivered whatever the measurement). */
 extern int mupci_gasp_on;
 
 /* On the computation pthread, after runtime start-up and before main:
@@ -32,7 +33,10 @@ void mupci_gasp_notify(unsigned int evt, gasp_evttype_t type, int is_local,
                        const char *file, int line, ...);
 
 /* GASP_UPC_COLLECTIVE_EXIT / NONCOLLECTIVE_EXIT: delivered to a linked
- * tool even while measurement is off, so that it can write its results. */
+ * tool even while measurement is off, so that it can write its results.
+ * `file` is the user's position, or NULL (and `line` 0) if unknown.  An
+ * exit() on the computation pthread before main returned raises
+ * NONCOLLECTIVE_EXIT by itself (an exit handler registered after gasp_init). */
 void mupci_gasp_exit_event(unsigned int evt, gasp_evttype_t type, const char *file, int line,
                            int status);
 

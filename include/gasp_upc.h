@@ -28,6 +28,15 @@
  *   GASP_UPC_NB_GET_INIT  as GET; END adds gasp_upc_nb_handle_t handle
  *   GASP_UPC_NB_PUT_INIT  as PUT; END adds gasp_upc_nb_handle_t handle
  *   GASP_UPC_NB_SYNC      gasp_upc_nb_handle_t handle
+ *   (every non-blocking call of <upc_nb.h>, _nbi included, raises one INIT
+ *   pair whose END carries the handle it returns, is_relaxed 1: memget_nb
+ *   a GET; memput_nb a PUT; memcpy_nb a GET into the local destination
+ *   or a PUT from the local source, and a copy it completes at once (both
+ *   sides local, or both on other threads) a PUT with src NULL and handle
+ *   GASP_NB_TRIVIAL; memset_nb a PUT with src NULL, n bytes of c.  Every
+ *   handle in a SYNC came from an INIT.  upc_sync and the upc_sync_attempt
+ *   that finds the transfer complete raise the SYNC pair; an attempt that
+ *   finds it unfinished raises none, see GASP_MUPC_NB_SYNC_ATTEMPT.)
  *   GASP_UPC_GLOBAL_ALLOC, _ALL_ALLOC  size_t nblocks, size_t nbytes;
  *                         END adds gasp_upc_PTS_t *newshrd_ptr
  *   GASP_UPC_ALLOC        size_t nbytes; END adds gasp_upc_PTS_t *newshrd_ptr
@@ -50,6 +59,10 @@
  *   GASP_MUPC_ATOMIC  gasp_upc_PTS_t *target, int upc_op, int upc_type, int is_relaxed
  *       one upc_atomic_strict/relaxed, mupc_cswap_T or mupc_fetch_add_T call
  *       (seed 001 has no atomic events); upc_op and upc_type are upc_types.h codes
+ *   GASP_MUPC_NB_SYNC_ATTEMPT  START gasp_upc_nb_handle_t handle; END adds
+ *       int result: one upc_sync_attempt / upc_synci_attempt test of a
+ *       non-trivial handle; result 1 means complete, and the GASP_UPC_NB_SYNC
+ *       pair of that handle came just before this END
  *
  * A gasp_upc_PTS_t * points at a mupc_ptr_t (see <mupc.h>) valid for the
  * duration of the callback.  Accesses to data with local affinity are
@@ -67,7 +80,7 @@ extern "C" {
 #endif
 
 /* Incremented when implementation-specific events are added. */
-#define GASP_UPC_VERSION 2
+#define GASP_UPC_VERSION 3
 
 /* Opaque to tools (seed 001 §5.4): pointer-to-shared and upc_lock_t. */
 typedef void gasp_upc_PTS_t;
@@ -143,6 +156,8 @@ typedef enum {
 
 /* Implementation-specific (GASP_UPC_VERSION 2 added it). */
 #define GASP_MUPC_ATOMIC             0x60000001u /* an atomic operation (upc_atomic.h, mupc.h) */
+/* GASP_UPC_VERSION 3 added it. */
+#define GASP_MUPC_NB_SYNC_ATTEMPT    0x60000002u /* one upc_sync_attempt, with its result */
 
 /* The same list as an X-macro, for tables of names. */
 #define MUPC_GASP_UPC_EVENTS(X) \
@@ -187,7 +202,8 @@ typedef enum {
     X(GASP_UPC_ALL_PERMUTE) \
     X(GASP_UPC_ALL_REDUCE) \
     X(GASP_UPC_ALL_PREFIX_REDUCE) \
-    X(GASP_MUPC_ATOMIC)
+    X(GASP_MUPC_ATOMIC) \
+    X(GASP_MUPC_NB_SYNC_ATTEMPT)
 
 /* The symbolic name of an event ("GASP_UPC_GET"), or NULL if it is not an
  * event this runtime raises (user events included).  A libmupc extension

@@ -179,7 +179,9 @@ void mupc_memset(mupc_ptr_t dst, int c, size_t n, const char *file, int line);
  * in place (get) or applied at the target (put); mupc_sync_attempt returns
  * 1 in that case and 0 (without waiting) otherwise.  A handle is synced
  * exactly once.  MUPC_HANDLE_TRIVIAL means "already complete".
- * GASP: GASP_UPC_NB_GET_INIT / NB_PUT_INIT start/end, GASP_UPC_NB_SYNC. */
+ * GASP: GASP_UPC_NB_GET_INIT / NB_PUT_INIT start/end, GASP_UPC_NB_SYNC
+ * (for mupc_sync_attempt only when it finds the transfer complete; each
+ * attempt is a GASP_MUPC_NB_SYNC_ATTEMPT, see gasp_upc.h). */
 typedef uint64_t mupc_handle_t;
 #define MUPC_HANDLE_TRIVIAL ((mupc_handle_t)0)
 
@@ -193,8 +195,9 @@ int mupc_sync_attempt(mupc_handle_t h, const char *file, int line);
  * mupc_get_nb and mupc_put_nb.  mupc_memcpy_nb with one side local to the
  * caller is a non-blocking get or put of the local bytes (same events); a
  * copy between two other threads is done before it returns (GASP_UPC_
- * MEMCPY, handle MUPC_HANDLE_TRIVIAL).  mupc_memset_nb completes at the
- * target in the background (GASP_UPC_MEMSET around its start).
+ * NB_PUT_INIT with src NULL, handle MUPC_HANDLE_TRIVIAL).  mupc_memset_nb
+ * completes at the target in the background (GASP_UPC_NB_PUT_INIT with
+ * src NULL, its end carrying the handle).
  * Implicit-handle (_nbi) transfers are completed together by mupc_synci;
  * mupc_synci_attempt returns 1 once all of them are complete, else 0. */
 mupc_handle_t mupc_memcpy_nb(mupc_ptr_t dst, mupc_ptr_t src, size_t n, const char *file,

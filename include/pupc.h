@@ -16,8 +16,10 @@
 extern "C" {
 #endif
 
-/* Measurement on/off at run time; returns the previous setting (nonzero
- * if never switched).  Switching off also stops the runtime's callbacks. */
+/* Measurement on/off at run time; returns the previous value set (nonzero
+ * if never switched).  Switching off also stops the runtime's callbacks,
+ * except the END of each START the tool already received (and the exit
+ * events): the tool, told by gasp_control, decides what to measure. */
 int pupc_control(int on);
 
 /* A user event; `desc` is NULL or a printf-style format describing the
@@ -30,7 +32,8 @@ void pupc_event_atomic(unsigned int evtag, ...);
 
 /* The same with the caller's source position, which the tool receives as
  * the event's file and line.  The macros below route the pupc_event_*
- * calls here (define MUPC_PUPC_NO_MACROS to call the functions). */
+ * calls here (define MUPC_PUPC_NO_MACROS to call the functions, which
+ * pass file NULL and line 0). */
 void mupc_pupc_event_at(const char *file, int line, gasp_evttype_t type, unsigned int evtag, ...);
 #ifndef MUPC_PUPC_NO_MACROS
 #define pupc_event_start(...) mupc_pupc_event_at(__FILE__, __LINE__, GASP_START, __VA_ARGS__)

@@ -153,6 +153,24 @@ void mupc_memput(mupc_ptr_t dst, const void *src, size_t n, const char *file, in
     MUPCI_GASP_EVENT(GASP_UPC_MEMPUT, GASP_END, local, file, line, &dst, src, n);
 }
 
+/* The copy itself, done before returning, its pointers checked (mupc_memcpy,
+ * and mupc_memcpy_nb when neither side alone is local). */
+static void copy_now(mupc_ptr_t dst, mupc_ptr_t src, size_t n)
+{
+    if (n == 0)
+        return;
+    mupci_rcache_before_read((int)src.thread, src.addr, n);
+    mupci_rcache_before_write((int)dst.thread, dst.addr, n);
+    if (is_local(dst) && is_local(src))
+        memmove(mupci_segment_addr(dst.addr), mupci_segment_addr(src.addr), n);
+    else if (is_local(src))
+        mupci_xfer_put((int)dst.thread, dst.addr, mupci_segment_addr(src.addr), n);
+    else if (is_local(dst))
+        mupci_xfer_get(mupci_segment_addr(dst.addr), (int)src.thread, src.addr, n);
+    else
+        mupci_xfer_copy((int)dst.thread, dst.addr, (int)src.thread, src.addr, n);
+}
+
 void mupc_memcpy(mupc_ptr_t dst, mupc_ptr_t src, size_t n, const char *file, int line)
 {
     int local = is_local(dst) && is_local(src);
@@ -160,17 +178,8 @@ void mupc_memcpy(mupc_ptr_t dst, mupc_ptr_t src, size_t n, const char *file, int
     if (n > 0) {
         check_ptr("upc_memcpy (destination)", dst, n, file, line);
         check_ptr("upc_memcpy (source)", src, n, file, line);
-        mupci_rcache_before_read((int)src.thread, src.addr, n);
-        mupci_rcache_before_write((int)dst.thread, dst.addr, n);
-        if (local)
-            memmove(mupci_segment_addr(dst.addr), mupci_segment_addr(src.addr), n);
-        else if (is_local(src))
-            mupci_xfer_put((int)dst.thread, dst.addr, mupci_segment_addr(src.addr), n);
-        else if (is_local(dst))
-            mupci_xfer_get(mupci_segment_addr(dst.addr), (int)src.thread, src.addr, n);
-        else
-            mupci_xfer_copy((int)dst.thread, dst.addr, (int)src.thread, src.addr, n);
     }
+    copy_now(dst, src, n);
     MUPCI_GASP_EVENT(GASP_UPC_MEMCPY, GASP_END, local, file, line, &dst, &src, n);
 }
 
@@ -233,7 +242,9 @@ mupc_handle_t mupc_put_nb(mupc_ptr_t dst, const void *src, size_t n, const char 
 }
 
 /* One side local: a non-blocking get or put from/into the local bytes.
- * Both remote: a third-party copy, done now (GASP_UPC_MEMCPY). */
+ * Otherwise the copy is done now; a tool sees a put completed in its
+ * initiation interval (NB_PUT_INIT, src NULL, GASP_NB_TRIVIAL), never the
+ * blocking MEMCPY: every non-blocking call raises an INIT (gasp_upc.h). */
 mupc_handle_t mupc_memcpy_nb(mupc_ptr_t dst, mupc_ptr_t src, size_t n, const char *file,
                              int line)
 {
@@ -245,15 +256,22 @@ mupc_handle_t mupc_memcpy_nb(mupc_ptr_t dst, mupc_ptr_t src, size_t n, const cha
         return mupc_get_nb(mupci_segment_addr(dst.addr), src, n, file, line);
     if (n > 0 && is_local(src) && !is_local(dst))
         return mupc_put_nb(dst, mupci_segment_addr(src.addr), n, file, line);
-    mupc_memcpy(dst, src, n, file, line);
+    int local = is_local(dst) && is_local(src);
+    MUPCI_GASP_EVENT(GASP_UPC_NB_PUT_INIT, GASP_START, local, file, line, 1, &dst, (void *)NULL,
+                     n);
+    copy_now(dst, src, n);
+    MUPCI_GASP_EVENT(GASP_UPC_NB_PUT_INIT, GASP_END, local, file, line, 1, &dst, (void *)NULL, n,
+                     (gasp_upc_nb_handle_t)GASP_NB_TRIVIAL);
     return MUPC_HANDLE_TRIVIAL;
 }
 
+/* A non-blocking put of n bytes of c, for a tool (NB_PUT_INIT with src
+ * NULL): its handle reaches NB_SYNC, so it must come from an INIT. */
 mupc_handle_t mupc_memset_nb(mupc_ptr_t dst, int c, size_t n, const char *file, int line)
 {
     int local = is_local(dst);
     mupc_handle_t h = MUPC_HANDLE_TRIVIAL;
-    MUPCI_GASP_EVENT(GASP_UPC_MEMSET, GASP_START, local, file, line, &dst, c, n);
+    MUPCI_GASP_EVENT(GASP_UPC_NB_PUT_INIT, GASP_START, local, file, line, 1, &dst, (void *)NULL, n);
     if (n > 0) {
         check_ptr("upc_memset_nb", dst, n, file, line);
         if (local) {
@@ -263,33 +281,48 @@ mupc_handle_t mupc_memset_nb(mupc_ptr_t dst, int c, size_t n, const char *file, 
             h = mupci_xfer_memset_nb((int)dst.thread, dst.addr, c, n);
         }
     }
-    MUPCI_GASP_EVENT(GASP_UPC_MEMSET, GASP_END, local, file, line, &dst, c, n);
+    MUPCI_GASP_EVENT(GASP_UPC_NB_PUT_INIT, GASP_END, local, file, line, 1, &dst, (void *)NULL, n,
+                     (gasp_upc_nb_handle_t)h);
     return h;
 }
 
-static int sync_handle(mupc_handle_t h, int wait, const char *what, const char *file, int line)
+/* Retire `h` (wait) or test it once; 1 when complete, 0 if not yet. */
+static int sync_op(mupc_handle_t h, int wait, const char *what, const char *file, int line)
 {
-    if (h == MUPC_HANDLE_TRIVIAL)
-        return 1;
-    MUPCI_GASP_EVENT(GASP_UPC_NB_SYNC, GASP_START, 0, file, line, (gasp_upc_nb_handle_t)h);
     int rc = mupci_xfer_sync(h, wait);
     if (rc < 0)
         mupci_fatal_at(file, line,
                        "%s: handle %#llx is not an outstanding transfer (synchronized "
                        "already, or not returned by a non-blocking call)",
                        what, (unsigned long long)h);
-    MUPCI_GASP_EVENT(GASP_UPC_NB_SYNC, GASP_END, 0, file, line, (gasp_upc_nb_handle_t)h);
     return rc;
 }
 
 void mupc_sync(mupc_handle_t h, const char *file, int line)
 {
-    sync_handle(h, 1, "upc_sync", file, line);
+    if (h == MUPC_HANDLE_TRIVIAL)
+        return;
+    MUPCI_GASP_EVENT(GASP_UPC_NB_SYNC, GASP_START, 0, file, line, (gasp_upc_nb_handle_t)h);
+    sync_op(h, 1, "upc_sync", file, line);
+    MUPCI_GASP_EVENT(GASP_UPC_NB_SYNC, GASP_END, 0, file, line, (gasp_upc_nb_handle_t)h);
 }
 
+/* At the end of NB_SYNC a tool takes the transfer as retired (GASP 1.4
+ * §5.4.6), so only the attempt that finds it complete raises that pair;
+ * every attempt is a GASP_MUPC_NB_SYNC_ATTEMPT whose end has the result. */
 int mupc_sync_attempt(mupc_handle_t h, const char *file, int line)
 {
-    return sync_handle(h, 0, "upc_sync_attempt", file, line);
+    if (h == MUPC_HANDLE_TRIVIAL)
+        return 1;
+    gasp_upc_nb_handle_t gh = (gasp_upc_nb_handle_t)h;
+    MUPCI_GASP_EVENT(GASP_MUPC_NB_SYNC_ATTEMPT, GASP_START, 0, file, line, gh);
+    int done = sync_op(h, 0, "upc_sync_attempt", file, line);
+    if (done) {
+        MUPCI_GASP_EVENT(GASP_UPC_NB_SYNC, GASP_START, 0, file, line, gh);
+        MUPCI_GASP_EVENT(GASP_UPC_NB_SYNC, GASP_END, 0, file, line, gh);
+    }
+    MUPCI_GASP_EVENT(GASP_MUPC_NB_SYNC_ATTEMPT, GASP_END, 0, file, line, gh, done);
+    return done;
 }
 
 /* ---------------------------------------------------------------- */

@@ -207,9 +207,10 @@ static void *compute_main(void *arg)
     mupci_gasp_thread_init(&user_argc, &user_argv);
     mupci_barrier_internal("start-up barrier", __FILE__, __LINE__);
     int status = mupc_user_main(user_argc, user_argv);
-    mupci_gasp_exit_event(GASP_UPC_COLLECTIVE_EXIT, GASP_START, __FILE__, __LINE__, status);
+    /* Where main returned is unknown: no position (NULL, 0), not ours. */
+    mupci_gasp_exit_event(GASP_UPC_COLLECTIVE_EXIT, GASP_START, NULL, 0, status);
     mupci_barrier_internal("final barrier", __FILE__, __LINE__);
-    mupci_gasp_exit_event(GASP_UPC_COLLECTIVE_EXIT, GASP_END, __FILE__, __LINE__, status);
+    mupci_gasp_exit_event(GASP_UPC_COLLECTIVE_EXIT, GASP_END, NULL, 0, status);
     atomic_store(&main_returned, 1);
     mupci_engine_request_shutdown(status);
     return NULL;

@@ -90,6 +90,11 @@ static void arguments(FILE *f, unsigned int tag, gasp_evttype_t type, va_list ap
     case GASP_UPC_NB_SYNC:
         fprintf(f, " handle=%#llx", (unsigned long long)va_arg(ap, gasp_upc_nb_handle_t));
         break;
+    case GASP_MUPC_NB_SYNC_ATTEMPT:
+        fprintf(f, " handle=%#llx", (unsigned long long)va_arg(ap, gasp_upc_nb_handle_t));
+        if (end)
+            fprintf(f, " result=%d", va_arg(ap, int));
+        break;
     case GASP_UPC_MEMGET:
         (void)va_arg(ap, void *);
         pts(f, "src", va_arg(ap, gasp_upc_PTS_t *));

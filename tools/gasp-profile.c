@@ -194,7 +194,8 @@ void gasp_event_notifyVA(gasp_context_t c, unsigned int tag, gasp_evttype_t type
         report(c, 0);
         return;
     }
-    if (c->on)
+    /* The END of a START counted before gasp_control(0) still closes it. */
+    if (c->on || type == GASP_END)
         count_event(c, tag, type, file, line, ap);
 }
 

@@ -238,8 +238,9 @@ static void finish(gasp_context_t c, int collective)
                 c->path);
     c->part = NULL;
     if (!collective) {
-        fprintf(stderr, "gasp-trace: upc_global_exit: the trace is not joined; thread %d's "
-                        "events are in %s.%d.part\n", mupc_mythread, c->path, mupc_mythread);
+        fprintf(stderr, "gasp-trace: non-collective exit (upc_global_exit or exit): the trace "
+                        "is not joined; thread %d's events are in %s.%d.part\n",
+                mupc_mythread, c->path, mupc_mythread);
         return;
     }
     mupc_barrier(0, 0, __FILE__, __LINE__); /* every part is closed */

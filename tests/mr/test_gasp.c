@@ -6,7 +6,8 @@
  * stub `mupcc` would generate: test_gasp_local (--profile-local: every
  * event, local accesses too) and test_gasp_only (--profile with
  * --profile-only tests/mr/gasp_only.events: the listed events, no local
- * accesses).  Expectations follow from the stub's own settings.
+ * accesses).  Expectations follow from the stub's own settings (no
+ * mupc_gasp_profile_only list: every event).
  */
 #include "check.h"
 
@@ -20,7 +21,7 @@
 #include <unistd.h>
 
 extern const int mupc_gasp_profile_level;
-extern const char *const mupc_gasp_profile_only[];
+extern const char *const mupc_gasp_profile_only[] __attribute__((weak));
 
 /* ---- the tool: records what it is told ---- */
 
@@ -28,6 +29,7 @@ typedef struct {
     unsigned int tag;
     gasp_evttype_t type;
     char file[32];
+    int no_file; /* file was NULL */
     int line;
     long long a[5]; /* decoded scalar varargs */
     mupc_ptr_t pts; /* the pointer-to-shared argument, if any */
@@ -49,6 +51,11 @@ struct _gasp_context_S {
     int depth;           /* open START events, innermost last */
     unsigned int open[16];
     int wrong_context, wrong_pthread, bad_nesting;
+    int exit_positions;     /* exit events with a position (the runtime has none to give) */
+    int nhandles;           /* handles returned by NB_*_INIT ends, not yet synced */
+    unsigned long long handles[64];
+    int unknown_syncs;      /* NB_SYNC of a handle no INIT returned */
+    unsigned int control_off_at; /* pupc_control(0) inside this event's START callback */
 };
 static struct _gasp_context_S tool = {.on = 1, .next_user = GASP_UPC_USEREVT_START + 100};
 static int main_started, main_finished;
@@ -69,6 +76,17 @@ static void check_exit_events(void)
     if (tool.exit_start != want || tool.exit_end != want) {
         fprintf(stderr, "FAIL: thread %d: COLLECTIVE_EXIT start %d end %d, want %d\n",
                 MYTHREAD, tool.exit_start, tool.exit_end, want);
+        _exit(1);
+    }
+    /* where main returned is unknown: NULL and 0, not the runtime's own file */
+    if (tool.exit_positions != 0) {
+        fprintf(stderr, "FAIL: thread %d: %d COLLECTIVE_EXIT events carry a position\n",
+                MYTHREAD, tool.exit_positions);
+        _exit(1);
+    }
+    if (tool.unknown_syncs != 0) {
+        fprintf(stderr, "FAIL: thread %d: %d NB_SYNC events of handles no NB_*_INIT returned\n",
+                MYTHREAD, tool.unknown_syncs);
         _exit(1);
     }
 }
@@ -129,13 +147,18 @@ static void decode(record_t *r, va_list ap)
     case GASP_UPC_NB_PUT_INIT:
         r->a[0] = va_arg(ap, int);
         r->pts = *(mupc_ptr_t *)va_arg(ap, gasp_upc_PTS_t *);
-        (void)va_arg(ap, void *);
+        r->a[3] = va_arg(ap, void *) == NULL; /* src NULL: memset_nb, or a copy done at once */
         r->a[1] = (long long)va_arg(ap, size_t);
         if (r->tag == GASP_UPC_NB_PUT_INIT && r->type == GASP_END)
             r->a[2] = (long long)va_arg(ap, gasp_upc_nb_handle_t);
         break;
     case GASP_UPC_NB_SYNC:
         r->a[0] = (long long)va_arg(ap, gasp_upc_nb_handle_t);
+        break;
+    case GASP_MUPC_NB_SYNC_ATTEMPT:
+        r->a[0] = (long long)va_arg(ap, gasp_upc_nb_handle_t);
+        if (r->type == GASP_END)
+            r->a[1] = va_arg(ap, int);
         break;
     case GASP_UPC_BARRIER:
     case GASP_UPC_NOTIFY:
@@ -258,6 +281,33 @@ static void track_nesting(struct _gasp_context_S *c, unsigned int tag, gasp_evtt
     }
 }
 
+/* Every handle a SYNC names must have come from an INIT's end. */
+static void track_handles(struct _gasp_context_S *c, unsigned int tag, gasp_evttype_t type,
+                          va_list ap)
+{
+    va_list copy;
+    va_copy(copy, ap);
+    if ((tag == GASP_UPC_NB_GET_INIT || tag == GASP_UPC_NB_PUT_INIT) && type == GASP_END) {
+        (void)va_arg(copy, int);
+        (void)va_arg(copy, void *);
+        (void)va_arg(copy, void *);
+        (void)va_arg(copy, size_t);
+        unsigned long long h = va_arg(copy, gasp_upc_nb_handle_t);
+        if (h != GASP_NB_TRIVIAL && c->nhandles < (int)(sizeof c->handles / sizeof c->handles[0]))
+            c->handles[c->nhandles++] = h;
+    } else if (tag == GASP_UPC_NB_SYNC) {
+        unsigned long long h = va_arg(copy, gasp_upc_nb_handle_t);
+        int i = 0;
+        while (i < c->nhandles && c->handles[i] != h)
+            i++;
+        if (i == c->nhandles)
+            c->unknown_syncs += type == GASP_START;
+        else if (type == GASP_END)
+            c->handles[i] = c->handles[--c->nhandles];
+    }
+    va_end(copy);
+}
+
 void gasp_event_notifyVA(gasp_context_t c, unsigned int tag, gasp_evttype_t type,
                          const char *file, int line, int col, va_list ap)
 {
@@ -265,7 +315,14 @@ void gasp_event_notifyVA(gasp_context_t c, unsigned int tag, gasp_evttype_t type
     c = &tool;
     c->wrong_pthread += !pthread_equal(pthread_self(), c->pthread);
     track_nesting(c, tag, type);
+    if (listed(GASP_UPC_NB_GET_INIT) && listed(GASP_UPC_NB_PUT_INIT))
+        track_handles(c, tag, type, ap);
+    if (tag == c->control_off_at && type == GASP_START) {
+        c->control_off_at = 0;
+        pupc_control(0); /* an upcall: measurement off while this event is open */
+    }
     if (tag == GASP_UPC_COLLECTIVE_EXIT) {
+        c->exit_positions += file != NULL || line != 0;
         c->exit_start += type == GASP_START;
         c->exit_end += type == GASP_END;
         if (type == GASP_START)
@@ -288,6 +345,7 @@ void gasp_event_notifyVA(gasp_context_t c, unsigned int tag, gasp_evttype_t type
     r->tag = tag;
     r->type = type;
     snprintf(r->file, sizeof r->file, "%s", file ? file : "(null)");
+    r->no_file = file == NULL;
     r->line = line;
     r->bytes = (long long)mupc_gasp_event_bytes(tag, ap); /* must not consume ap */
     decode(r, ap);
@@ -322,7 +380,7 @@ MUPC_SHARED_ARRAY(data, long, 64, 64, MUPC_PER_THREAD)
 
 static int listed(unsigned int tag)
 {
-    if (mupc_gasp_profile_only[0] == NULL)
+    if (&mupc_gasp_profile_only == NULL)
         return 1;
     for (int i = 0; mupc_gasp_profile_only[i]; i++)
         if (strcmp(mupc_gasp_profile_only[i], mupc_gasp_event_name(tag)) == 0)
@@ -416,6 +474,133 @@ static void nonblocking(int peer)
     r = expect_pair(GASP_UPC_NB_SYNC, 21, !trivial && reported(GASP_UPC_NB_SYNC, 0));
     if (r)
         CHECK_EQ_LL(r->a[0], h);
+
+    /* upc_memset_nb is a non-blocking put (NB_PUT_INIT, src NULL) whose end
+     * returns the handle the SYNC names, never the blocking MEMSET */
+    tool.n = 0;
+    h = mupc_memset_nb(MUPC_ELEM(data, (size_t)peer * 64 + 20), 9, 40, "test.upc", 22);
+    r = expect_pair(GASP_UPC_NB_PUT_INIT, 22, reported(GASP_UPC_NB_PUT_INIT, local));
+    if (r) {
+        CHECK(r->a[0] == 1 && r->a[1] == 40 && r->a[3] == 1,
+              "memset_nb: relaxed %lld n %lld src NULL %lld", r->a[0], r->a[1], r->a[3]);
+        CHECK_EQ_LL(r->a[2], h);
+        CHECK_EQ_LL(r->bytes, 40);
+        CHECK(mupc_ptr_equal(r->pts, MUPC_ELEM(data, (size_t)peer * 64 + 20)), "memset_nb dst");
+    }
+    tool.n = 0;
+    mupc_sync(h, "test.upc", 23);
+    expect_pair(GASP_UPC_NB_SYNC, 23, h != MUPC_HANDLE_TRIVIAL && reported(GASP_UPC_NB_SYNC, 0));
+    long got = 0;
+    mupc_memget(&got, MUPC_ELEM(data, (size_t)peer * 64 + 21), sizeof got, "test.upc", 24);
+    CHECK(got == 0x0909090909090909L, "memset_nb wrote %#lx", (unsigned long)got);
+
+    /* upc_memcpy_nb: a get into the local side, a put from it, or (both
+     * sides on one side) a put done at once; never the blocking MEMCPY */
+    int from = (peer + 1) % THREADS, to_me = peer == MYTHREAD && from != MYTHREAD;
+    tool.n = 0;
+    h = mupc_memcpy_nb(MUPC_ELEM(data, (size_t)peer * 64 + 24),
+                       MUPC_ELEM(data, (size_t)from * 64 + 28), 16, "test.upc", 25);
+    unsigned int init = to_me ? GASP_UPC_NB_GET_INIT : GASP_UPC_NB_PUT_INIT;
+    int both_local = peer == MYTHREAD && from == MYTHREAD;
+    r = expect_pair(init, 25, reported(init, both_local));
+    if (r) {
+        CHECK_EQ_LL(r->a[1], 16);
+        CHECK_EQ_LL(r->a[2], h);
+    }
+    tool.n = 0;
+    mupc_sync(h, "test.upc", 26);
+    expect_pair(GASP_UPC_NB_SYNC, 26, h != MUPC_HANDLE_TRIVIAL && reported(GASP_UPC_NB_SYNC, 0));
+}
+
+/* The _nbi calls: each raises its INIT, and upc_synci syncs exactly the
+ * handles those INITs returned (checked by track_handles as they come). */
+static void implicit_handles(int peer)
+{
+    long buf[4] = {1, 2, 3, 4};
+    mupc_ptr_t p = MUPC_ELEM(data, (size_t)peer * 64 + 32);
+    tool.n = 0;
+    mupc_memset_nbi(p, 0, 32, "test.upc", 90);
+    mupc_memput_nbi(MUPC_ELEM(data, (size_t)peer * 64 + 36), buf, sizeof buf, "test.upc", 91);
+    mupc_memget_nbi(buf, p, sizeof buf, "test.upc", 92);
+    mupc_memcpy_nbi(MUPC_ELEM(data, (size_t)MYTHREAD * 64 + 40), p, 16, "test.upc", 93);
+    int inits = reported(GASP_UPC_NB_PUT_INIT, peer == MYTHREAD) ? 2 * 4 : 0;
+    CHECK(tool.n == inits, "4 _nbi calls raised %d events, want %d", tool.n, inits);
+    for (int i = 0; i < tool.n; i++)
+        CHECK(tool.log[i].tag == GASP_UPC_NB_PUT_INIT || tool.log[i].tag == GASP_UPC_NB_GET_INIT,
+              "_nbi event %d is %s", i, mupc_gasp_event_name(tool.log[i].tag));
+    mupc_synci("test.upc", 94);
+    CHECK(tool.unknown_syncs == 0, "%d syncs of handles no INIT returned", tool.unknown_syncs);
+}
+
+/* A upc_sync_attempt that finds the transfer unfinished raises no NB_SYNC
+ * (at its end a tool takes the transfer as retired); the one that completes
+ * it does.  Every attempt is a GASP_MUPC_NB_SYNC_ATTEMPT with its result. */
+static void check_attempt(mupc_handle_t h, int done)
+{
+    int syncs = 0, attempts = 0;
+    for (int i = 0; i < tool.n; i++) {
+        record_t *r = &tool.log[i];
+        CHECK(r->line == 81, "%s at line %d during upc_sync_attempt",
+              mupc_gasp_event_name(r->tag), r->line);
+        if (r->tag == GASP_UPC_NB_SYNC) {
+            syncs++;
+            CHECK_EQ_LL(r->a[0], h);
+        } else if (r->tag == GASP_MUPC_NB_SYNC_ATTEMPT) {
+            attempts++;
+            CHECK_EQ_LL(r->a[0], h);
+            if (r->type == GASP_END)
+                CHECK(r->a[1] == done, "attempt result %lld, upc_sync_attempt said %d", r->a[1],
+                      done);
+        }
+    }
+    CHECK(syncs == (done && reported(GASP_UPC_NB_SYNC, 0) ? 2 : 0),
+          "upc_sync_attempt returned %d with %d NB_SYNC events", done, syncs);
+    CHECK(attempts == (reported(GASP_MUPC_NB_SYNC_ATTEMPT, 0) ? 2 : 0),
+          "%d GASP_MUPC_NB_SYNC_ATTEMPT events", attempts);
+}
+
+static void sync_attempts(void)
+{
+    enum { N = 256 * 1024 };
+    mupc_ptr_t big = upc_all_alloc((size_t)THREADS, N);
+    char *buf = malloc(N);
+    CHECK(buf != NULL, "out of memory");
+    int unfinished = 0;
+    for (int round = 0; THREADS > 1 && round < 20 && unfinished == 0; round++) {
+        mupc_ptr_t src = mupc_ptr_index(big, (size_t)(MYTHREAD + 1) % THREADS, N, 1);
+        /* a put not yet fenced keeps the get on the message path (a round
+         * trip the first attempt cannot see complete), not a direct copy */
+        mupc_memput(src, &round, sizeof round, "test.upc", 79);
+        mupc_handle_t h = mupc_get_nb(buf, src, N, "test.upc", 80);
+        CHECK(h != MUPC_HANDLE_TRIVIAL, "a remote get completed at once");
+        int done;
+        do {
+            tool.n = 0;
+            done = mupc_sync_attempt(h, "test.upc", 81);
+            check_attempt(h, done);
+            unfinished += !done;
+        } while (!done);
+    }
+    if (THREADS > 1 && unfinished == 0 && MYTHREAD == 0)
+        fprintf(stderr, "note: every upc_sync_attempt found its transfer complete\n");
+    free(buf);
+    upc_barrier();
+    upc_all_free(big);
+}
+
+/* pupc_control(0) inside an open event (here from the tool's START
+ * callback, an upcall) still delivers that event's END. */
+static void control_inside_events(void)
+{
+    int peer = (MYTHREAD + 1) % THREADS;
+    tool.n = 0;
+    tool.control_off_at = GASP_UPC_BARRIER;
+    mupc_barrier(0, 0, "test.upc", 95);
+    CHECK(tool.on == 0, "the tool switched measurement off");
+    (void)mupc_get_long(MUPC_ELEM(data, (size_t)peer * 64), MUPC_RELAXED, "test.upc", 96);
+    CHECK(pupc_control(1) == 0, "pupc_control(1) after pupc_control(0) returns 0");
+    expect_pair(GASP_UPC_BARRIER, 95, reported(GASP_UPC_BARRIER, 0));
+    tool.control_off_at = 0;
 }
 
 static void synchronization(void)
@@ -632,6 +817,38 @@ static void control_and_user_events(void)
     CHECK(strstr(tool.log[1].file, "test_gasp.c") != NULL && tool.log[1].line > 0,
           "user event carries the caller's position, got %s:%d", tool.log[1].file,
           tool.log[1].line);
+
+    /* called as a function, no position: NULL and 0, not "" */
+    tool.n = 0;
+    (pupc_event_atomic)(ev, 7);
+    CHECK(tool.n == 1 && tool.log[0].type == GASP_ATOMIC && tool.log[0].a[0] == 7,
+          "pupc_event_atomic as a function: %d records", tool.n);
+    CHECK(tool.log[0].no_file && tool.log[0].line == 0,
+          "pupc_event_atomic as a function passes file '%s' line %d, want NULL and 0",
+          tool.log[0].file, tool.log[0].line);
+
+    /* pupc_control(0) inside open user events: the ENDs of the delivered
+     * STARTs still come, properly nested; what started while off does not
+     * end (its START never came) */
+    unsigned int inner = pupc_create_event("inner", NULL), late = pupc_create_event("late", NULL);
+    tool.n = 0;
+    pupc_event_start(ev, 1);
+    pupc_event_start(inner, 0);
+    CHECK(pupc_control(0) != 0, "pupc_control(0) returns the previous (on) setting");
+    pupc_event_start(late, 0);
+    (void)mupc_get_long(MUPC_ELEM(data, (size_t)peer * 64), MUPC_RELAXED, "test.upc", 42);
+    pupc_event_end(inner, 0);
+    CHECK(pupc_control(1) == 0, "pupc_control(1) returns the previous (off) setting");
+    pupc_event_end(late, 0);
+    pupc_event_end(ev, 2);
+    CHECK(tool.n == 4, "user events around pupc_control(0): %d records, want 4", tool.n);
+    unsigned int want_tag[4] = {ev, inner, inner, ev};
+    gasp_evttype_t want_type[4] = {GASP_START, GASP_START, GASP_END, GASP_END};
+    for (int i = 0; i < 4; i++)
+        CHECK(tool.log[i].tag == want_tag[i] && tool.log[i].type == want_type[i],
+              "record %d: %#x type %d, want %#x type %d", i, tool.log[i].tag,
+              (int)tool.log[i].type, want_tag[i], (int)want_type[i]);
+    CHECK(tool.depth == 0, "%d events left open", tool.depth);
 }
 
 int main(void)
@@ -642,7 +859,11 @@ int main(void)
     for (int t = 0; t < THREADS; t++) {
         accesses(t);
         nonblocking(t);
+        implicit_handles(t);
     }
+    upc_barrier(); /* the nb tests write every thread's data */
+    sync_attempts();
+    control_inside_events();
     synchronization();
     cache_events();
     collectives();

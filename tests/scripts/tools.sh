@@ -70,7 +70,36 @@ expect_status "a program with gasp-dump runs" 0
 expect_output "gasp-dump: thread 0's remote put, with its arguments" \
     "^ *[0-9.]+ 0 GASP_UPC_PUT START [^ ]*hello.c:5 relaxed n=4 dst=\(1,[0-9]+\)$"
 expect_output "gasp-dump: thread 1's barrier end" "^ *[0-9.]+ 1 GASP_UPC_BARRIER END [^ ]*hello.c:6 named=0 expr=0$"
-expect_output "gasp-dump: the collective exit" "^ *[0-9.]+ 1 GASP_UPC_COLLECTIVE_EXIT END .* status=0$"
+# where main returned is unknown: no position (NULL, 0), not the runtime's
+expect_output "gasp-dump: the collective exit, with no position" \
+    "^ *[0-9.]+ 1 GASP_UPC_COLLECTIVE_EXIT END \\?:0 status=0$"
+
+# Non-collective exits reach the tool (GASP 1.4 §5.4.1): upc_global_exit
+# with its caller's position, and a C exit() on one thread, whose position
+# is unknown.
+cat > "$tmp/ended.c" <<'PROG'
+#include <upc.h>
+#include <stdlib.h>
+int main(int argc, char **argv) {
+    upc_barrier();
+    if (MYTHREAD == THREADS - 1 && argc > 1) upc_global_exit(7);
+    if (MYTHREAD == THREADS - 1) exit(5);
+    upc_barrier();
+    return 0;
+}
+PROG
+"$mupcc" --profile --tool gasp-dump -o "$tmp/ended" "$tmp/ended.c" > "$out" 2>&1; rc=$?
+expect_status "mupcc builds a program that exits on one thread" 0
+"$mupcrun" -n 2 "$tmp/ended" global > "$out" 2>&1; rc=$?
+expect_status "upc_global_exit(7) with gasp-dump" 7
+expect_output "gasp-dump: upc_global_exit's event names the caller's line" \
+    "^ *[0-9.]+ 1 GASP_UPC_NONCOLLECTIVE_EXIT ATOMIC [^ ]*ended.c:5 status=7$"
+"$mupcrun" -n 2 "$tmp/ended" > "$out" 2>&1; rc=$?
+expect_status "exit(5) on one thread with gasp-dump" 5
+expect_output "gasp-dump: exit(5) raises NONCOLLECTIVE_EXIT, with no position" \
+    "^ *[0-9.]+ 1 GASP_UPC_NONCOLLECTIVE_EXIT ATOMIC \\?:0 status=5$"
+n=$(grep -c "NONCOLLECTIVE_EXIT" "$out")
+if [ "$n" = 1 ]; then ok "exit(5): one NONCOLLECTIVE_EXIT, on the exiting thread"; else fail "exit(5): $n NONCOLLECTIVE_EXIT events, want 1"; fi
 # --tool alone implies --profile (it used to link a tool that got no events)
 "$mupcc" --tool gasp-dump -o "$tmp/hello_dump_only" "$tmp/hello.c" > "$out" 2>&1; rc=$?
 expect_status "mupcc --tool gasp-dump without --profile links" 0
@@ -161,6 +190,36 @@ cp "$tmp/toggled.json" "$out" 2>/dev/null || : > "$out"
 expect_output "trace: a user event carries its name" '"tid":1,"ts":[0-9.]+,"name":"outer"'
 b=$(grep -c '"ph":"B"' "$out") e=$(grep -c '"ph":"E"' "$out")
 if [ "$b" = 4 ] && [ "$e" = 4 ]; then ok "trace: no stray end from the untraced start"; else fail "trace: $b begins and $e ends, want 4 and 4"; fi
+
+# --profile-only with a file that names no event: no system event at all,
+# and thread 0 says so once (a missing list would mean every event).
+printf '# nothing wanted\n\n   # not even this\n' > "$tmp/none.events"
+"$mupcc" --profile-only "$tmp/none.events" -o "$tmp/hello_none" "$tmp/hello.c" "$tmp/tool.c" > "$out" 2>&1; rc=$?
+expect_status "mupcc --profile-only with an empty list links" 0
+"$mupcrun" -n 2 "$tmp/hello_none" > "$out" 2>&1; rc=$?
+expect_status "a program with an empty event list runs" 0
+n=$(grep -c "^tool: 0 events$" "$out")
+if [ "$n" = 2 ]; then ok "empty --profile-only list: no events on either thread"; else fail "empty --profile-only list: $n of 2 threads got no events"; fi
+n=$(grep -c "list names no event" "$out")
+if [ "$n" = 1 ]; then ok "empty --profile-only list: said once at start-up"; else fail "empty --profile-only list: said $n times, want once"; fi
+
+# pupc_control returns the previous value set, with the weak default tool
+# (--profile, no tool linked) as without --profile.
+cat > "$tmp/control.c" <<'PROG'
+#include <upc.h>
+#include <pupc.h>
+#include <stdio.h>
+int main(void) {
+    int a = pupc_control(0), b = pupc_control(1), c = pupc_control(1);
+    if (MYTHREAD == 0) printf("pupc_control returned %d %d %d\n", a, b, c);
+    return 0;
+}
+PROG
+for flag in "" --profile; do
+    "$mupcc" $flag -o "$tmp/control" "$tmp/control.c" > "$out" 2>&1; rc=$?
+    "$mupcrun" -n 1 "$tmp/control" > "$out" 2>&1; rc=$?
+    expect_output "pupc_control: the previous value set (${flag:-no tool})" "^pupc_control returned 1 0 1$"
+done
 
 "$mupcc" --tool no-such-tool -o "$tmp/x" "$tmp/hello.c" > "$out" 2>&1; rc=$?
 expect_status "mupcc --tool with an unknown tool is refused" 2
