@@ -340,7 +340,7 @@ typedef struct mupc_cache_geometry {
 int mupc_cache_geometry(mupc_cache_geometry_t *geometry);
 
 /* ---------------------------------------------------------------- */
-/* Collectives (UPC 1.2 <upc_collective.h>; runtime/coll*.c)          */
+/* Collectives (UPC 1.2 <upc_collective.h>; collectives/coll*.c)          */
 /* ---------------------------------------------------------------- */
 
 /* Every thread calls each collective with the same arguments, in the same

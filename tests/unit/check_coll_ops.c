@@ -1,6 +1,6 @@
 /*
  * check_coll_ops.c -- the reduction arithmetic of the collectives
- * (runtime/coll_ops.c) and the binomial-tree arithmetic (coll_net.h),
+ * (collectives/coll_ops.c) and the binomial-tree arithmetic (coll_net.h),
  * without MPI.
  */
 #include "coll_net.h"
