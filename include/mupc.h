@@ -76,11 +76,17 @@ typedef struct mupc_ptr {
  * `elemsize` bytes in an array with block size `blocksize` (0 means the
  * indefinite block size `[]`: everything on one thread). */
 mupc_ptr_t mupc_ptr_add(mupc_ptr_t p, ptrdiff_t n, size_t elemsize, size_t blocksize);
-/* a - b in elements; both must point into the same shared array. */
+/* a - b in elements; both must point into the same shared array, with
+ * phases that agree with their positions in it (UPC 1.3 §6.4.2: the
+ * difference is undefined otherwise, e.g. after upc_resetphase). */
 ptrdiff_t mupc_ptr_diff(mupc_ptr_t a, mupc_ptr_t b, size_t elemsize, size_t blocksize);
 /* Element `index` of a shared array whose element 0 is `base` (phase 0). */
 mupc_ptr_t mupc_ptr_index(mupc_ptr_t base, size_t index, size_t elemsize, size_t blocksize);
 int mupc_ptr_is_null(mupc_ptr_t p);
+/* UPC's == on pointers-to-shared (UPC 1.3 §6.4.2): nonzero when both point
+ * to the same location (same thread and address), whatever their phases;
+ * upc_resetphase(p) equals p.  Compare upc_phaseof as well to tell two
+ * such pointers apart. */
 int mupc_ptr_equal(mupc_ptr_t a, mupc_ptr_t b);
 
 size_t upc_threadof(mupc_ptr_t p);
