@@ -137,7 +137,16 @@ void mupc_static_register(mupc_static_t *obj);
  * GASP: GASP_UPC_GET / GASP_UPC_PUT start and end, with is_relaxed, the
  * private address, the pointer-to-shared (by address) and sizeof(T).
  * A strict access is preceded by a fence; a strict put is also complete at
- * its target when the call returns. */
+ * its target when the call returns.
+ *
+ * Bounds checking (`checks = bounds` in mupc.conf, MUPC_CHECKS=bounds): every
+ * access of this section and of the atomics is checked against the object it
+ * falls in, a static shared array or a heap block; one outside every live
+ * object, or crossing an object's end, stops the job with `file:line`, the
+ * object and its extent.  Each static object is then followed by a gap of
+ * one element, and each heap block by at least one spare byte, so the
+ * element just past an end is caught.  Off (the default), it costs one
+ * predictable branch per access. */
 #define MUPC_SCALAR_TYPES(X)                                                   \
     X(char, char)                                                              \
     X(schar, signed char)                                                      \
