@@ -95,7 +95,7 @@ static void alloc_from(mupci_heap_t *heap, size_t n, mupci_reply_t *out)
     /* checks = bounds: at least one byte after every block belongs to no
      * object, so an access just past the end is caught even when the
      * block fills its 64-byte units */
-    uint64_t offset = mupci_heap_alloc(heap, n + (mupci_bounds_on && n < SIZE_MAX));
+    uint64_t offset = mupci_heap_alloc(heap, n + (mupci_bounds_on && n > 0 && n < SIZE_MAX));
     if (offset) {
         *out = (mupci_reply_t){{offset, 0}, 0};
         return;
