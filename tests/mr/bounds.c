@@ -20,6 +20,15 @@ MUPC_SHARED_ARRAY(ptrs, mupc_ptr_t, 1, 1, MUPC_PER_THREAD) /* a pointer-to-share
 static mupc_static_t anon = {NULL, 1, 0, 24, 0, {0, 0, 0}, 0};
 __attribute__((constructor)) static void register_anon(void) { mupc_static_register(&anon); }
 
+static int failed; /* mode "ok": a wrong result */
+#define EXPECT(cond, what)                                                              \
+    do {                                                                                \
+        if (!(cond)) {                                                                  \
+            printf("bounds ok FAILED: thread %d: %s\n", MYTHREAD, what);                  \
+            failed = 1;                                                                 \
+        }                                                                               \
+    } while (0)
+
 static int peer(void) { return (MYTHREAD + 1) % THREADS; }
 
 /* Every thread upc_allocs nbytes; returns thread `owner`'s block. */
@@ -36,10 +45,9 @@ static void correct_accesses(void)
     long buf[8] = {0};
     mupc_ptr_t last = MUPC_ELEM(cells, N * THREADS - 1); /* thread THREADS-1 */
     MUPC_PUT(long, last, 7);
-    MUPC_PUT_STRICT(long, MUPC_ELEM(cells, (size_t)N * THREADS - THREADS + MYTHREAD), 1);
+    MUPC_PUT_STRICT(long, MUPC_ELEM(cells, (size_t)N * THREADS - THREADS + MYTHREAD), 7);
     upc_barrier();
-    if (MUPC_GET(long, last) != 7 || MUPC_GET_STRICT(long, last) != 7)
-        printf("bounds ok: wrong value\n");
+    EXPECT(MUPC_GET(long, last) == 7 && MUPC_GET_STRICT(long, last) == 7, "the last cell");
     /* thread t's N cells are contiguous: a memget of all of them */
     upc_memget(buf, MUPC_ELEM(cells, peer()), N * sizeof(long));
     upc_memget(buf, mupc_ptr_add(anon.base, 23, 1, 0), 1);
@@ -57,6 +65,12 @@ static void correct_accesses(void)
     upc_synci();
     upc_barrier();
     upc_all_free(g);
+    /* a zero-byte request stays the null pointer, with no block behind it */
+    mupc_heap_info_t before, after;
+    mupc_heap_info(&before);
+    EXPECT(mupc_ptr_is_null(upc_all_alloc(0, 8)), "upc_all_alloc(0, 8) is not null");
+    mupc_heap_info(&after);
+    EXPECT(after.symmetric_blocks == before.symmetric_blocks, "upc_all_alloc(0, 8) took a block");
     if (MYTHREAD == 0)
         printf("bounds ok: %d threads OK\n", THREADS);
 }
@@ -67,7 +81,7 @@ int main(int argc, char **argv)
     long buf[32] = {0};
     if (!strcmp(mode, "ok")) {
         correct_accesses();
-        return 0;
+        return failed;
     }
     if (!strcmp(mode, "static-past-end") && MYTHREAD == 0) {
         (void)MUPC_GET(long, MUPC_ELEM(cells, N * THREADS)); /* LINE_static-past-end */
