@@ -236,11 +236,16 @@ static void out_of_bounds(const char *what, mupc_ptr_t p, size_t n, const object
 void mupci_bounds_check_slow(const char *what, mupc_ptr_t p, size_t n, const char *file,
                              int line)
 {
+    static object_t last_static; /* static objects never move: the last one checked */
     object_t o;
     if (p.addr < mupci_segment_static_end) {
+        if (last_static.statik && last_static.thread == p.thread &&
+            contains(&last_static, p.addr, n))
+            return;
         int found = static_object(p.thread, p.addr, &o);
         if (!found || !contains(&o, p.addr, n))
             out_of_bounds(what, p, n, &o, found, file, line);
+        last_static = o;
         return;
     }
     if (known_block(p.thread, p.addr, n))
