@@ -6,6 +6,7 @@
  *
  *   MUPC_CACHE=off mupcrun -n 4 bench/matrix [--quick]
  *   MUPC_CACHE=on  mupcrun -n 4 bench/matrix [--quick]
+ *   MUPC_CACHE=off mupcrun -n 2 bench/matrix --local-only [--quick]
  *
  * Every thread owns WORDS dwords of `data`; the patterns (all accesses are
  * relaxed 8-byte gets or puts through the runtime, as a translator emits):
@@ -25,8 +26,9 @@
  * timed up to a fence, so they are complete at their targets.  With the
  * cache off it also prints mupc.local.get_ns and mupc.private.get_ns: the
  * same random reads of local shared data and of a private array (their
- * difference is the runtime's cost of a shared access).  Every read is
- * checked: data holds its own global index.
+ * difference is the runtime's cost of a shared access).  --local-only runs
+ * just the local reads (run-bench measures what checks = bounds costs with
+ * it).  Every read is checked: data holds its own global index.
  */
 #include <upc.h>
 
@@ -189,6 +191,9 @@ int main(int argc, char **argv)
 {
     bench_plan_t bp = bench_plan(argc, argv);
     bp.batches = bp.quick ? 1 : 5;
+    int local_only = 0;
+    for (int i = 1; i < argc; i++)
+        local_only |= strcmp(argv[i], "--local-only") == 0;
     if (THREADS < 2) {
         if (MYTHREAD == 0)
             fprintf(stderr, "bench/matrix: needs at least 2 threads (mupcrun -n 2)\n");
@@ -204,9 +209,9 @@ int main(int argc, char **argv)
     plan_t p = {0, malloc(local_n * sizeof *p.thread), malloc(local_n * sizeof *p.offset)};
     upc_barrier();
 
-    for (kind_t k = STREAM; k <= FLUSH; k++) {
+    for (kind_t k = local_only ? LOCAL : STREAM; k <= (local_only ? LOCAL : FLUSH); k++) {
         make_plan(&p, k, k == LOCAL ? local_n : remote_n);
-        for (int write = 0; write <= 1; write++) {
+        for (int write = 0; write <= !local_only; write++) {
             double us = measure(&bp, k, write, &p);
             if (MYTHREAD == 0)
                 report(kind_name[k], write ? "write" : "read", mode, us);

@@ -2,6 +2,7 @@
  * rcache.c -- the remote reference cache wired to the message engine.
  */
 #include "rcache.h"
+#include "bounds.h"
 #include "fatal.h"
 #include "gasp_hooks.h"
 #include "segment.h"
@@ -123,6 +124,8 @@ void mupci_rcache_invalidate(const char *file, int line)
 void mupci_fence(const char *file, int line)
 {
     mupci_rcache_invalidate(file, line);
+    if (mupci_unlikely(mupci_bounds_on))
+        mupci_bounds_forget(); /* others' frees are visible from here on */
     mupci_xfer_fence();
 }
 

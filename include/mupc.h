@@ -76,11 +76,17 @@ typedef struct mupc_ptr {
  * `elemsize` bytes in an array with block size `blocksize` (0 means the
  * indefinite block size `[]`: everything on one thread). */
 mupc_ptr_t mupc_ptr_add(mupc_ptr_t p, ptrdiff_t n, size_t elemsize, size_t blocksize);
-/* a - b in elements; both must point into the same shared array. */
+/* a - b in elements; both must point into the same shared array, with
+ * phases that agree with their positions in it (UPC 1.3 §6.4.2: the
+ * difference is undefined otherwise, e.g. after upc_resetphase). */
 ptrdiff_t mupc_ptr_diff(mupc_ptr_t a, mupc_ptr_t b, size_t elemsize, size_t blocksize);
 /* Element `index` of a shared array whose element 0 is `base` (phase 0). */
 mupc_ptr_t mupc_ptr_index(mupc_ptr_t base, size_t index, size_t elemsize, size_t blocksize);
 int mupc_ptr_is_null(mupc_ptr_t p);
+/* UPC's == on pointers-to-shared (UPC 1.3 §6.4.2): nonzero when both point
+ * to the same location (same thread and address), whatever their phases;
+ * upc_resetphase(p) equals p.  Compare upc_phaseof as well to tell two
+ * such pointers apart. */
 int mupc_ptr_equal(mupc_ptr_t a, mupc_ptr_t b);
 
 size_t upc_threadof(mupc_ptr_t p);
@@ -131,7 +137,16 @@ void mupc_static_register(mupc_static_t *obj);
  * GASP: GASP_UPC_GET / GASP_UPC_PUT start and end, with is_relaxed, the
  * private address, the pointer-to-shared (by address) and sizeof(T).
  * A strict access is preceded by a fence; a strict put is also complete at
- * its target when the call returns. */
+ * its target when the call returns.
+ *
+ * Bounds checking (`checks = bounds` in mupc.conf, MUPC_CHECKS=bounds): every
+ * access of this section and of the atomics is checked against the object it
+ * falls in, a static shared array or a heap block; one outside every live
+ * object, or crossing an object's end, stops the job with `file:line`, the
+ * object and its extent.  Each static object is then followed by a gap of
+ * one element, and each heap block by at least one spare byte, so the
+ * element just past an end is caught.  Off (the default), it costs one
+ * predictable branch per access. */
 #define MUPC_SCALAR_TYPES(X)                                                   \
     X(char, char)                                                              \
     X(schar, signed char)                                                      \

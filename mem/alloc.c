@@ -10,6 +10,7 @@
  * free is reported with the caller's file and line.
  */
 #include "alloc.h"
+#include "bounds.h"
 #include "engine.h"
 #include "fatal.h"
 #include "gasp_hooks.h"
@@ -91,7 +92,10 @@ static size_t per_thread_bytes(const char *what, size_t nblocks, size_t nbytes, 
 
 static void alloc_from(mupci_heap_t *heap, size_t n, mupci_reply_t *out)
 {
-    uint64_t offset = mupci_heap_alloc(heap, n);
+    /* checks = bounds: at least one byte after every block belongs to no
+     * object, so an access just past the end is caught even when the
+     * block fills its 64-byte units */
+    uint64_t offset = mupci_heap_alloc(heap, n + (mupci_bounds_on && n > 0 && n < SIZE_MAX));
     if (offset) {
         *out = (mupci_reply_t){{offset, 0}, 0};
         return;
@@ -100,22 +104,38 @@ static void alloc_from(mupci_heap_t *heap, size_t n, mupci_reply_t *out)
     *out = (mupci_reply_t){{s.free_bytes, s.largest_free}, HEAP_STATUS_NOMEM};
 }
 
+/* A symmetric block of `n` bytes per thread holding `nblocks` blocks dealt
+ * round robin: each is n / rows bytes (checks = bounds records it). */
+static void record_symmetric(const mupci_reply_t *r, mupci_bounds_kind_t kind, size_t n,
+                             size_t nblocks)
+{
+    size_t rows = nblocks / (size_t)mupc_threads + (nblocks % (size_t)mupc_threads != 0);
+    if (r->status == 0 && rows > 0)
+        mupci_bounds_add(r->word[0], kind, nblocks, n / rows);
+}
+
+/* `offset` carries upc_global_alloc's nblocks. */
 void mupci_handle_HEAP_ALLOC(int src, const mupci_msg_t *m, const void *payload, size_t len)
 {
     mupci_reply_t r;
     alloc_from(symmetric, (size_t)m->size, &r);
+    record_symmetric(&r, MUPCI_BOUNDS_GLOBAL, (size_t)m->size, (size_t)m->offset);
     mupci_reply(src, m->op, r.status, r.word[0], r.word[1]);
 }
 
 void mupci_handle_HEAP_FREE(int src, const mupci_msg_t *m, const void *payload, size_t len)
 {
     mupci_heap_t *heap = mupci_alloc_is_local_heap(m->offset) ? local : symmetric;
-    mupci_reply(src, m->op, (uint16_t)mupci_heap_free(heap, m->offset), 0, 0);
+    mupci_heap_status_t status = mupci_heap_free(heap, m->offset);
+    if (status == MUPCI_HEAP_OK)
+        mupci_bounds_remove(m->offset);
+    mupci_reply(src, m->op, (uint16_t)status, 0, 0);
 }
 
 static void all_alloc_action(const uint64_t args[2], mupci_reply_t *out)
 {
     alloc_from(symmetric, (size_t)args[0], out);
+    record_symmetric(out, MUPCI_BOUNDS_ALL, (size_t)args[0], (size_t)args[1]);
 }
 
 /* ---- the API ---- */
@@ -134,7 +154,7 @@ mupc_ptr_t mupc_global_alloc(size_t nblocks, size_t nbytes, const char *file, in
     mupc_ptr_t p = MUPC_NULL_PTR;
     size_t n = per_thread_bytes("upc_global_alloc", nblocks, nbytes, file, line);
     if (n > 0) {
-        mupci_msg_t m = {MUPCI_MSG_HEAP_ALLOC, 0, 0, 0, n};
+        mupci_msg_t m = {MUPCI_MSG_HEAP_ALLOC, 0, 0, nblocks, n};
         mupci_reply_t r;
         mupci_request(0, &m, NULL, 0, &r);
         p = symmetric_result("upc_global_alloc", n, &r, file, line);
@@ -163,6 +183,8 @@ mupc_ptr_t mupc_alloc(size_t nbytes, const char *file, int line)
         mupci_reply_t r;
         mupci_engine_lock(); /* remote frees change this heap from handlers */
         alloc_from(local, nbytes, &r);
+        if (r.status == 0)
+            mupci_bounds_add(r.word[0], MUPCI_BOUNDS_ALLOC, 1, nbytes);
         mupci_engine_unlock();
         if (r.status == HEAP_STATUS_NOMEM)
             exhausted("upc_alloc", nbytes, &r, 1, file, line);

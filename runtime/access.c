@@ -4,6 +4,7 @@
  * The protocol itself lives in xfer.c.
  */
 #include "mupc.h"
+#include "bounds.h"
 #include "fatal.h"
 #include "gasp_hooks.h"
 #include "rcache.h"
@@ -32,6 +33,7 @@ static inline void check_ptr(const char *what, mupc_ptr_t p, size_t n, const cha
     if (MUPCI_CHECKS && mupci_unlikely(p.thread >= (uint32_t)mupc_threads ||
                                        !mupci_segment_range_ok(p.addr, n)))
         range_error(what, p, n, file, line);
+    mupci_bounds_check(what, p, n, file, line);
 }
 
 static inline int is_local(mupc_ptr_t p) { return p.thread == (uint32_t)mupc_mythread; }

@@ -8,6 +8,7 @@
  * 16 bytes of a pointer-to-shared in the reply's two words).
  */
 #include "atomic_ops.h"
+#include "bounds.h"
 #include "engine.h"
 #include "fatal.h"
 #include "gasp_hooks.h"
@@ -87,6 +88,7 @@ static void check_target(const char *what, int type, mupc_ptr_t p, const char *f
     if (p.addr % align != 0)
         mupci_fatal_at(file, line, "%s: target offset %llu is not aligned to %zu bytes for %s",
                        what, (unsigned long long)p.addr, align, mupci_atomic_type_name(type));
+    mupci_bounds_check(what, p, n, file, line);
 }
 
 /* ---- UPC 1.3 ---- */

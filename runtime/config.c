@@ -17,7 +17,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-typedef enum { KIND_SIZE, KIND_INT, KIND_BOOL } kind_t;
+typedef enum { KIND_SIZE, KIND_INT, KIND_BOOL, KIND_WORD } kind_t;
 
 typedef struct setting {
     const char *name;
@@ -27,6 +27,13 @@ typedef struct setting {
     size_t offset;      /* of the field in mupci_config_t */
     const char *help;
 } setting_t;
+
+/* The spellings of KIND_WORD settings: the value is the word's index. */
+static const char *const checks_words[] = {"off", "bounds", NULL};
+static const struct {
+    const char *name;
+    const char *const *words;
+} word_settings[] = {{"checks", checks_words}};
 
 #define KiB (1LL << 10)
 #define MiB (1LL << 20)
@@ -74,7 +81,19 @@ static const setting_t settings[MUPCI_CONFIG_KEYS] = {
      "fully-associative victim cache of lines evicted by conflicts (0: none)"},
     {"cache_stats", KIND_BOOL, 0, 0, 1, 0, FIELD(cache_stats),
      "on: every thread prints its cache statistics at exit"},
+    {"checks", KIND_WORD, MUPCI_CHECKS_OFF, MUPCI_CHECKS_OFF, MUPCI_CHECKS_BOUNDS, 0,
+     FIELD(checks),
+     "bounds: every shared access is checked against the static shared array or heap block "
+     "it falls in, and one outside it (or crossing its end) stops the job with file:line"},
 };
+
+static const char *const *words_of(const setting_t *s)
+{
+    for (size_t i = 0; i < sizeof word_settings / sizeof word_settings[0]; i++)
+        if (strcmp(word_settings[i].name, s->name) == 0)
+            return word_settings[i].words;
+    return NULL;
+}
 
 static void say(char *err, size_t errlen, const char *fmt, ...)
 {
@@ -107,6 +126,8 @@ static void format_value(char *buf, size_t len, const setting_t *s, long long v)
         format_size(buf, len, v);
     else if (s->kind == KIND_BOOL)
         snprintf(buf, len, "%s", v ? "on" : "off");
+    else if (s->kind == KIND_WORD)
+        snprintf(buf, len, "%s", words_of(s)[v]);
     else
         snprintf(buf, len, "%lld", v);
 }
@@ -115,6 +136,14 @@ static void format_allowed(char *buf, size_t len, const setting_t *s)
 {
     if (s->kind == KIND_BOOL) {
         snprintf(buf, len, "on or off (also yes/no, true/false, 1/0)");
+        return;
+    }
+    if (s->kind == KIND_WORD) {
+        const char *const *words = words_of(s);
+        size_t used = 0;
+        buf[0] = '\0';
+        for (int i = 0; words[i] && used < len; i++)
+            used += (size_t)snprintf(buf + used, len - used, "%s%s", i ? " or " : "", words[i]);
         return;
     }
     char lo[32], hi[32];
@@ -139,10 +168,23 @@ static int parse_bool(const char *text, long long *out)
     return -1;
 }
 
-static int parse_number(const char *text, kind_t kind, long long *out)
+static int parse_word(const char *text, const char *const *words, long long *out)
 {
+    for (int i = 0; words[i]; i++)
+        if (strcasecmp(text, words[i]) == 0) {
+            *out = i;
+            return 0;
+        }
+    return -1;
+}
+
+static int parse_number(const char *text, const setting_t *s, long long *out)
+{
+    kind_t kind = s->kind;
     if (kind == KIND_BOOL)
         return parse_bool(text, out);
+    if (kind == KIND_WORD)
+        return parse_word(text, words_of(s), out);
     errno = 0;
     char *end;
     long long v = strtoll(text, &end, 10);
@@ -219,9 +261,12 @@ int mupci_config_set(mupci_config_t *cfg, const char *key, const char *value,
     char allowed[160];
     format_allowed(allowed, sizeof allowed, s);
     long long v;
-    if (parse_number(value, s->kind, &v) != 0) {
+    if (parse_number(value, s, &v) != 0) {
         say(err, errlen, "%s: %s: '%s' is not %s; allowed: %s", origin, key, value,
-            s->kind == KIND_SIZE ? "a size" : s->kind == KIND_BOOL ? "on or off" : "an integer",
+            s->kind == KIND_SIZE   ? "a size"
+            : s->kind == KIND_BOOL ? "on or off"
+            : s->kind == KIND_WORD ? "a known value"
+                                   : "an integer",
             allowed);
         return -1;
     }

@@ -14,7 +14,10 @@
 #include <stddef.h>
 #include <stdio.h>
 
-enum { MUPCI_CONFIG_KEYS = 16, MUPCI_CONFIG_ORIGIN_MAX = 160 };
+enum { MUPCI_CONFIG_KEYS = 17, MUPCI_CONFIG_ORIGIN_MAX = 160 };
+
+/* Values of the `checks` setting. */
+enum { MUPCI_CHECKS_OFF = 0, MUPCI_CHECKS_BOUNDS = 1 };
 
 typedef struct mupci_config {
     size_t segment_size;   /* shared segment per UPC thread, bytes */
@@ -33,6 +36,7 @@ typedef struct mupci_config {
     int cache_sets;        /* lines per remote thread, a power of two */
     int victim_cache_lines; /* fully-associative victim entries */
     int cache_stats;       /* 1: print statistics at exit */
+    int checks;            /* MUPCI_CHECKS_OFF or MUPCI_CHECKS_BOUNDS */
     /* where each value came from, in table order: "default",
      * "FILE:LINE" or "environment MUPC_KEY" */
     char origin[MUPCI_CONFIG_KEYS][MUPCI_CONFIG_ORIGIN_MAX];

@@ -37,7 +37,8 @@
     X(UNLOCK, "release lock `offset`; no reply")                                        \
     X(LOCK_FREE, "free lock `offset`; REPLY with the status")                           \
     X(ATOMIC, "atomic op `flags` at `offset`; payload: operands; REPLY: old value")     \
-    X(COLL, "collective call `op`, round `flags`: chunk of a message (coll_net.c)")
+    X(COLL, "collective call `op`, round `flags`: chunk of a message (coll_net.c)")     \
+    X(BOUNDS_QUERY, "(heap keeper) live block at or below `offset`, extent on thread `size`; REPLY")
 
 typedef enum {
 #define MUPCI_MSG_ENUM(name, desc) MUPCI_MSG_##name,

@@ -95,9 +95,12 @@ mupc_ptr_t mupc_ptr_index(mupc_ptr_t base, size_t index, size_t elemsize, size_t
 
 int mupc_ptr_is_null(mupc_ptr_t p) { return p.addr == 0 && p.thread == 0 && p.phase == 0; }
 
+/* UPC 1.3 §6.4.2: pointers-to-shared to the same object (same thread and
+ * address) compare equal whatever their phases, so that, e.g.,
+ * upc_resetphase(p) == p. */
 int mupc_ptr_equal(mupc_ptr_t a, mupc_ptr_t b)
 {
-    return a.addr == b.addr && a.thread == b.thread && a.phase == b.phase;
+    return a.addr == b.addr && a.thread == b.thread;
 }
 
 size_t upc_threadof(mupc_ptr_t p) { return p.thread; }

@@ -2,6 +2,7 @@
  * segment.c -- mapping the shared segment and placing static shared data.
  */
 #include "segment.h"
+#include "bounds.h"
 #include "fatal.h"
 #include "mupc.h"
 #include "pts.h"
@@ -43,6 +44,10 @@ static void place_statics(int threads)
                               s->name ? s->name : "?", bytes, at, mupci_segment_bytes);
         s->base = (mupc_ptr_t){at, 0, 0};
         at += bytes;
+        /* checks = bounds: a gap of one element after each object, so the
+         * element just past its end (a[N*THREADS]) is in no object */
+        if (mupci_bounds_on)
+            at += align_up(s->elemsize ? s->elemsize : 1, 16);
     }
     mupci_segment_static_end = align_up(at, 64);
 }
@@ -68,6 +73,14 @@ void mupci_segment_finalize(void)
     if (mupci_segment_base)
         munmap(mupci_segment_base, mupci_segment_bytes);
     mupci_segment_base = NULL;
+}
+
+const mupc_static_t *mupci_segment_static_below(uint64_t offset)
+{
+    const mupc_static_t *below = NULL;
+    for (const mupc_static_t *s = statics; s && s->base.addr <= offset; s = s->next)
+        below = s;
+    return below;
 }
 
 size_t mupc_segment_size(void) { return mupci_segment_bytes; }

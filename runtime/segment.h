@@ -22,6 +22,11 @@ extern size_t mupci_segment_static_end;
 void mupci_segment_init(size_t size, int threads);
 void mupci_segment_finalize(void);
 
+/* The static shared object with the highest offset not above `offset`
+ * (NULL when there is none): the one `offset` falls in, if any. */
+struct mupc_static;
+const struct mupc_static *mupci_segment_static_below(uint64_t offset);
+
 /* True when [offset, offset + n) lies inside a segment and past the
  * reserved null area. */
 static inline int mupci_segment_range_ok(uint64_t offset, size_t n)

@@ -18,6 +18,7 @@
 #include "alloc.h"
 #include "backoff.h"
 #include "barrier.h"
+#include "bounds.h"
 #include "config.h"
 #include "direct.h"
 #include "engine.h"
@@ -251,6 +252,7 @@ static void report_direct_gets(void)
 static void start_runtime(void)
 {
     load_config();
+    mupci_bounds_init(config.checks == MUPCI_CHECKS_BOUNDS); /* before the statics are placed */
     mupci_segment_init(config.segment_size, mupc_threads);
     mupci_engine_init(&config, node_oversubscribed());
     mupci_xfer_init(mupc_threads);
@@ -290,6 +292,7 @@ int main(int argc, char **argv)
         mupci_rcache_finalize();
         mupci_lock_finalize();
         mupci_alloc_finalize();
+        mupci_bounds_finalize();
         mupci_direct_finalize();
         mupci_segment_finalize();
         return status;

@@ -36,7 +36,8 @@ static void check_array(const char *name, mupc_ptr_t base, size_t blocksize, siz
         /* stepping one at a time agrees with indexing */
         if (i > 0) {
             mupc_ptr_t prev = mupc_ptr_index(base, i - 1, sizeof(long), blocksize);
-            CHECK(mupc_ptr_equal(mupc_ptr_add(prev, 1, sizeof(long), blocksize), p),
+            mupc_ptr_t next = mupc_ptr_add(prev, 1, sizeof(long), blocksize);
+            CHECK(mupc_ptr_equal(next, p) && upc_phaseof(next) == upc_phaseof(p),
                   "%s: (p+%zu)+1 != p+%zu", name, i - 1, i);
             CHECK(mupc_ptr_diff(p, prev, sizeof(long), blocksize) == 1, "%s: diff", name);
             CHECK(mupc_ptr_equal(mupc_ptr_add(p, -1, sizeof(long), blocksize), prev),
@@ -71,6 +72,13 @@ int main(void)
     CHECK(upc_phaseof(upc_resetphase(p)) == 0 && upc_addrfield(upc_resetphase(p)) ==
                                                      upc_addrfield(p),
           "upc_resetphase");
+    /* UPC 1.3 §6.4.2: the same thread and address compare equal whatever
+     * the phases; the next element (another address) does not. */
+    CHECK(upc_phaseof(p) == 1 && mupc_ptr_equal(upc_resetphase(p), p) &&
+              mupc_ptr_equal(p, upc_resetphase(p)),
+          "upc_resetphase(p) == p");
+    CHECK(!mupc_ptr_equal(upc_resetphase(p), mupc_ptr_add(p, 1, sizeof(long), 3)),
+          "upc_resetphase(p) != p + 1");
     CHECK(mupc_ptr_is_null(MUPC_NULL_PTR) && !mupc_ptr_is_null(MUPC_BASE(cyclic)), "null");
     if (MYTHREAD == 0)
         printf("test_pointers: %d threads OK\n", THREADS);

@@ -13,7 +13,9 @@ for name in mpi.pingpong.rtt_us mpi.pingpong.bw_mbs mpi.rma_get_us mpi.barrier.u
             mupc.alloc.all_us mupc.lock.contended_us mupc.local.hot_get_ns mupc.cache.hit_ns \
             mupc.cache.miss_us mupc.vector.cached_us_per_dword mupc.gasp.get_nohooks_us \
             mupc.gasp.get_hooks_us mupc.gasp.get_count_us gasp.overhead.none_pct \
-            gasp.overhead.count_pct; do
+            gasp.overhead.count_pct mupc.checks.off.get_us mupc.checks.bounds.get_us \
+            mupc.checks.off.local_get_ns mupc.checks.bounds.local_get_ns \
+            checks.overhead.get_pct checks.overhead.local_get_pct; do
     expect_output "prints $name" "^$name -?[0-9]+\\.[0-9]+$"
 done
 for name in mpi.bcast_8b_us mpi.allreduce_d_us mpi.alltoall_64k_mbs mupc.local.get_ns \

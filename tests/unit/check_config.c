@@ -113,6 +113,18 @@ START_TEST(cache_settings)
 }
 END_TEST
 
+START_TEST(checks_setting)
+{
+    ck_assert_int_eq(cfg.checks, MUPCI_CHECKS_OFF);
+    ck_assert_int_eq(set("checks", "bounds"), 0);
+    ck_assert_int_eq(cfg.checks, MUPCI_CHECKS_BOUNDS);
+    ck_assert_int_eq(set("checks", "OFF"), 0);
+    ck_assert_int_eq(cfg.checks, MUPCI_CHECKS_OFF);
+    ck_assert_int_eq(set("checks", "on"), -1);
+    ck_assert_str_eq(err, "test: checks: 'on' is not a known value; allowed: off or bounds");
+}
+END_TEST
+
 START_TEST(file_with_lines)
 {
     const char *path = write_file("# comment\n\n  segment_size = 8M  # trailing\nverbose=1\n");
@@ -331,6 +343,7 @@ int main(void)
     tcase_add_test(tc, sizes_and_suffixes);
     tcase_add_test(tc, bad_values_named);
     tcase_add_test(tc, cache_settings);
+    tcase_add_test(tc, checks_setting);
     tcase_add_test(tc, file_with_lines);
     tcase_add_test(tc, environment);
     tcase_add_test(tc, load_order);

@@ -97,6 +97,19 @@ START_TEST(local_bytes_cover_every_element)
 }
 END_TEST
 
+/* UPC 1.3 §6.4.2: same thread and address compare equal whatever the
+ * phases; a different thread or address never does. */
+START_TEST(equality_ignores_phase)
+{
+    mupc_ptr_t p = {128, 1, 2};
+    ck_assert(mupc_ptr_equal(p, upc_resetphase(p)));
+    ck_assert(mupc_ptr_equal(p, (mupc_ptr_t){128, 1, 7}));
+    ck_assert(!mupc_ptr_equal(p, (mupc_ptr_t){136, 1, 2}));
+    ck_assert(!mupc_ptr_equal(p, (mupc_ptr_t){128, 0, 2}));
+    ck_assert(upc_phaseof(upc_resetphase(p)) == 0 && upc_addrfield(upc_resetphase(p)) == 128);
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("pts");
@@ -105,6 +118,7 @@ int main(void)
     tcase_add_test(tc, add_from_anywhere_and_backwards);
     tcase_add_test(tc, affinitysize_sums_and_matches);
     tcase_add_test(tc, local_bytes_cover_every_element);
+    tcase_add_test(tc, equality_ignores_phase);
     suite_add_tcase(s, tc);
     return run_suite(s);
 }
