@@ -102,6 +102,27 @@ int main(int argc, char **argv)
         upc_all_prefix_reduceL(dst, MUPC_BASE(cells), UPC_ADD, 4, 4, NULL, 0); /* LINE_coll-prefix-shifted */
     } else if (!strcmp(mode, "coll-too-big")) {
         upc_all_broadcast(MUPC_BASE(cells), MUPC_BASE(cells), (size_t)1 << 40, 0); /* LINE_coll-too-big */
+    } else if (!strcmp(mode, "skip-barrier")) {
+        if (MYTHREAD == 0)
+            return 0;
+        upc_barrier(); /* LINE_skip-barrier */
+    } else if (!strcmp(mode, "extra-barrier")) {
+        upc_barrier();
+        if (MYTHREAD == 1)
+            upc_barrier(3); /* LINE_extra-barrier */
+        return 0;
+    } else if (!strcmp(mode, "exit-in-wait")) {
+        if (MYTHREAD == THREADS - 1)
+            return 0;
+        upc_notify();
+        upc_wait(); /* LINE_exit-in-wait */
+    } else if (!strcmp(mode, "exit-in-collective")) {
+        if (MYTHREAD == 0)
+            return 0;
+        upc_all_broadcast(MUPC_BASE(cells), MUPC_BASE(cells), 8, UPC_IN_ALLSYNC); /* LINE_exit-in-collective */
+    } else if (!strcmp(mode, "exit-after-notify")) {
+        upc_notify();
+        return 0;
     } else {
         fprintf(stderr, "misuse: unknown mode '%s'\n", mode);
         return 2;

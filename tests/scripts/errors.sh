@@ -46,6 +46,18 @@ check coll-func-null 2 'upc_all_reduceI: operation UPC_NONCOMM_FUNC \(0x10000\):
 check coll-prefix-shifted 2 'upc_all_prefix_reduceL: dst starts at thread 1 phase 0 but src at thread 0 phase 0'
 check coll-too-big 2 'upc_all_broadcast: dst block: 1099511627776 bytes at thread [01], offset [0-9]+ lie outside the shared segment'
 
+# a thread leaves main while others wait in a barrier: the waiting thread
+# names where it waits (the exit barrier is not a user barrier)
+left='thread [0-9] reached the end of main while thread [0-9] waits in'
+check skip-barrier 2 "thread 0 reached the end of main while thread 1 waits in upc_barrier at .*misuse.c:$(line_of skip-barrier);"
+check skip-barrier 4 "thread 0 reached the end of main while thread [1-3] waits in upc_barrier at "
+check extra-barrier 3 "thread [02] reached the end of main while thread 1 waits in upc_barrier at .*misuse.c:$(line_of extra-barrier);"
+check exit-in-wait 3 "thread 2 reached the end of main while thread [01] waits in upc_wait at "
+check exit-in-collective 2 "thread 0 reached the end of main while thread 1 waits in upc_all_broadcast at "
+run 2 60 "$prog" exit-after-notify
+expect_failure "exit-after-notify fails"
+expect_output "exit-after-notify names the problem" 'main returned between upc_notify and upc_wait'
+
 # a collective called differently on two threads: thread 0 names both calls
 run 2 60 "$prog" all-alloc-mismatch
 expect_failure "all-alloc-mismatch fails"
