@@ -24,7 +24,7 @@
 
 enum { HEAP_STATUS_NOMEM = 0xffff };
 
-static void all_alloc_action(const uint64_t args[2], mupci_reply_t *out);
+static void all_alloc_action(const uint64_t args[MUPCI_RV_NARGS], mupci_reply_t *out);
 
 static mupci_heap_t *symmetric; /* thread 0 only */
 static mupci_heap_t *local;
@@ -76,13 +76,19 @@ static void exhausted(const char *what, size_t asked, const mupci_reply_t *r, in
                    is_local ? "LOCAL_HEAP_PERCENT" : "SEGMENT_SIZE");
 }
 
-/* Bytes per thread of `nblocks` blocks of `nbytes`, dealt round robin. */
+/* Bytes per thread of `nblocks` blocks of `nbytes`, dealt round robin;
+ * 1 if that overflows. */
+static int per_thread(size_t nblocks, size_t nbytes, size_t *bytes)
+{
+    size_t rows = nblocks / (size_t)mupc_threads + (nblocks % (size_t)mupc_threads != 0);
+    return __builtin_mul_overflow(rows, nbytes, bytes);
+}
+
 static size_t per_thread_bytes(const char *what, size_t nblocks, size_t nbytes, const char *file,
                                int line)
 {
-    size_t rows = nblocks / (size_t)mupc_threads + (nblocks % (size_t)mupc_threads != 0);
     size_t bytes;
-    if (__builtin_mul_overflow(rows, nbytes, &bytes))
+    if (per_thread(nblocks, nbytes, &bytes))
         mupci_fatal_at(file, line, "%s(%zu, %zu): the size overflows", what, nblocks, nbytes);
     return bytes;
 }
@@ -113,9 +119,12 @@ void mupci_handle_HEAP_FREE(int src, const mupci_msg_t *m, const void *payload, 
     mupci_reply(src, m->op, (uint16_t)mupci_heap_free(heap, m->offset), 0, 0);
 }
 
-static void all_alloc_action(const uint64_t args[2], mupci_reply_t *out)
+/* args: nblocks, nbytes (every thread checked that the size fits). */
+static void all_alloc_action(const uint64_t args[MUPCI_RV_NARGS], mupci_reply_t *out)
 {
-    alloc_from(symmetric, (size_t)args[0], out);
+    size_t n = 0;
+    per_thread((size_t)args[0], (size_t)args[1], &n);
+    alloc_from(symmetric, n, out);
 }
 
 /* ---- the API ---- */
@@ -148,8 +157,8 @@ mupc_ptr_t mupc_all_alloc(size_t nblocks, size_t nbytes, const char *file, int l
     MUPCI_GASP_EVENT(GASP_UPC_ALL_ALLOC, GASP_START, 0, file, line, nblocks, nbytes);
     size_t n = per_thread_bytes("upc_all_alloc", nblocks, nbytes, file, line);
     mupci_reply_t r;
-    uint64_t args[2] = {n, (uint64_t)nblocks};
-    mupci_rendezvous(MUPCI_RV_ALL_ALLOC, args, line, &r);
+    uint64_t args[MUPCI_RV_NARGS] = {(uint64_t)nblocks, (uint64_t)nbytes};
+    mupci_rendezvous(MUPCI_RV_ALL_ALLOC, args, "upc_all_alloc", file, line, &r);
     mupc_ptr_t p = n ? symmetric_result("upc_all_alloc", n, &r, file, line) : MUPC_NULL_PTR;
     MUPCI_GASP_EVENT(GASP_UPC_ALL_ALLOC, GASP_END, 0, file, line, nblocks, nbytes, &p);
     return p;
@@ -211,9 +220,9 @@ void mupc_all_free(mupc_ptr_t p, const char *file, int line)
 {
     MUPCI_GASP_EVENT(GASP_UPC_FREE, GASP_START, 0, file, line, &p);
     mupci_fence(file, line); /* as in mupc_free */
-    uint64_t args[2] = {p.addr, ((uint64_t)p.thread << 32) | p.phase};
+    uint64_t args[MUPCI_RV_NARGS] = {p.thread, p.addr, p.phase};
     mupci_reply_t r;
-    mupci_rendezvous(MUPCI_RV_ALL_FREE, args, line, &r);
+    mupci_rendezvous(MUPCI_RV_ALL_FREE, args, "upc_all_free", file, line, &r);
     if (mupc_mythread == 0 && !mupc_ptr_is_null(p))
         free_block("upc_all_free", p, file, line);
     MUPCI_GASP_EVENT(GASP_UPC_FREE, GASP_END, 0, file, line, &p);

@@ -220,6 +220,7 @@ static void *compute_main(void *arg)
     mupci_barrier_internal("start-up barrier", __FILE__, __LINE__);
     int status = mupc_user_main(user_argc, user_argv);
     mupci_gasp_exit_event(GASP_UPC_COLLECTIVE_EXIT, GASP_START, __FILE__, __LINE__, status);
+    mupci_rv_main_end();
     mupci_barrier_exit(__FILE__, __LINE__);
     mupci_gasp_exit_event(GASP_UPC_COLLECTIVE_EXIT, GASP_END, __FILE__, __LINE__, status);
     atomic_store(&main_returned, 1);

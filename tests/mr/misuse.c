@@ -57,7 +57,7 @@ int main(int argc, char **argv)
     } else if (!strcmp(mode, "local-exhausted")) {
         (void)upc_alloc((size_t)1 << 40); /* LINE_local-exhausted */
     } else if (!strcmp(mode, "all-alloc-mismatch")) {
-        (void)upc_all_alloc(MYTHREAD == 1 ? 2 : 1, 8);
+        (void)upc_all_alloc(MYTHREAD == 1 ? 2 : 1, 8); /* LINE_all-alloc-mismatch */
     } else if (!strcmp(mode, "unlock-not-held")) {
         upc_lock_t l = upc_all_lock_alloc();
         upc_unlock(l); /* LINE_unlock-not-held */
@@ -102,6 +102,27 @@ int main(int argc, char **argv)
         upc_all_prefix_reduceL(dst, MUPC_BASE(cells), UPC_ADD, 4, 4, NULL, 0); /* LINE_coll-prefix-shifted */
     } else if (!strcmp(mode, "coll-too-big")) {
         upc_all_broadcast(MUPC_BASE(cells), MUPC_BASE(cells), (size_t)1 << 40, 0); /* LINE_coll-too-big */
+    } else if (!strcmp(mode, "coll-other-root")) {
+        upc_all_broadcast(MUPC_BASE(cells), mupc_ptr_index(MUPC_BASE(cells), (size_t)MYTHREAD % 2 * 4, sizeof(long), 4), 8, 0); /* LINE_coll-other-root */
+    } else if (!strcmp(mode, "coll-other-flags")) {
+        upc_all_broadcast(MUPC_BASE(cells), MUPC_BASE(cells), 8, MYTHREAD == 1 ? UPC_IN_NOSYNC : 0); /* LINE_coll-other-flags */
+    } else if (!strcmp(mode, "coll-other-call")) {
+        if (MYTHREAD == 1)
+            upc_all_gather(MUPC_BASE(cells), MUPC_BASE(cells), 8, 0);
+        else
+            upc_all_broadcast(MUPC_BASE(cells), MUPC_BASE(cells), 8, 0); /* LINE_coll-other-call */
+    } else if (!strcmp(mode, "coll-other-nbytes")) {
+        upc_all_broadcast(MUPC_BASE(cells), MUPC_BASE(cells), MYTHREAD == 1 ? 16 : 8, UPC_IN_NOSYNC | UPC_OUT_NOSYNC); /* LINE_coll-other-nbytes */
+    } else if (!strcmp(mode, "coll-other-op")) {
+        upc_all_reduceL(MUPC_BASE(cells), MUPC_BASE(cells), MYTHREAD == 1 ? UPC_MAX : UPC_ADD, 4, 4, NULL, 0); /* LINE_coll-other-op */
+    } else if (!strcmp(mode, "exit-in-all-alloc")) {
+        if (MYTHREAD == 0)
+            return 0;
+        (void)upc_all_alloc(1, 8); /* LINE_exit-in-all-alloc */
+    } else if (!strcmp(mode, "exit-in-nosync")) {
+        if (MYTHREAD == 0)
+            return 0;
+        upc_all_gather(MUPC_BASE(cells), MUPC_BASE(cells), 8, UPC_IN_NOSYNC | UPC_OUT_NOSYNC); /* LINE_exit-in-nosync */
     } else if (!strcmp(mode, "skip-barrier")) {
         if (MYTHREAD == 0)
             return 0;

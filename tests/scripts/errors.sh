@@ -58,8 +58,26 @@ run 2 60 "$prog" exit-after-notify
 expect_failure "exit-after-notify fails"
 expect_output "exit-after-notify names the problem" 'main returned between upc_notify and upc_wait'
 
-# a collective called differently on two threads: thread 0 names both calls
-run 2 60 "$prog" all-alloc-mismatch
-expect_failure "all-alloc-mismatch fails"
-expect_output "all-alloc-mismatch names both calls" 'collective call number 1 differs between threads: thread [01] called upc_all_alloc\(0x8, 0x[12]\) at line [0-9]+, thread [01] called upc_all_alloc\(0x(10|8), 0x[12]\)'
+# a collective call that differs between threads: thread 0 names both
+# calls with their arguments and each thread's file:line
+differ() { # differ MODE THREADS CALL0 CALL1 (the calls' regexes, without file:line)
+    at="at [^ ]*misuse.c:$(line_of "$1")"
+    run "$2" 60 "$prog" "$1"
+    expect_failure "$1 ($2 threads) fails"
+    expect_output "$1 names both calls" "collective call number 1 differs between threads: thread [0-9] called ($3 $at, thread [0-9] called $4|$4 $at, thread [0-9] called $3) $at; every thread must make the same collective calls"
+}
+differ all-alloc-mismatch 2 'upc_all_alloc\(nblocks=1, nbytes=8\)' 'upc_all_alloc\(nblocks=2, nbytes=8\)'
+differ coll-other-root 2 'upc_all_broadcast\(nbytes=8, root=0, flags=0\)' 'upc_all_broadcast\(nbytes=8, root=1, flags=0\)'
+differ coll-other-flags 2 'upc_all_broadcast\(nbytes=8, root=0, flags=0\)' 'upc_all_broadcast\(nbytes=8, root=0, flags=0x1\)'
+differ coll-other-nbytes 2 'upc_all_broadcast\(nbytes=8, root=0, flags=0x5\)' 'upc_all_broadcast\(nbytes=16, root=0, flags=0x5\)'
+differ coll-other-op 3 'upc_all_reduceL\(op=0x1, nelems=4, blk_size=4, dst thread=0, flags=0\)' 'upc_all_reduceL\(op=0x100, nelems=4, blk_size=4, dst thread=0, flags=0\)'
+# broadcast on one thread, gather on another (different lines)
+run 2 60 "$prog" coll-other-call
+expect_failure "coll-other-call fails"
+expect_output "coll-other-call names both calls" "collective call number 1 differs between threads: thread [01] called upc_all_(broadcast|gather)\\(nbytes=8, root=0, flags=0\\) at [^ ]*misuse.c:[0-9]+, thread [01] called upc_all_(gather|broadcast)\\(nbytes=8, root=0, flags=0\\) at [^ ]*misuse.c:[0-9]+;"
+expect_output "coll-other-call names both" "broadcast.*gather|gather.*broadcast"
+# a collective call while another thread has left main
+check exit-in-all-alloc 2 "thread 0 reached the end of main while thread 1 waits in upc_all_alloc at [^ ]*misuse.c:$(line_of exit-in-all-alloc);"
+check exit-in-all-alloc 4 "thread 0 reached the end of main while thread [1-3] waits in upc_all_alloc at "
+check exit-in-nosync 3 "thread 0 reached the end of main while thread [12] waits in upc_all_gather at [^ ]*misuse.c:$(line_of exit-in-nosync);"
 finish
