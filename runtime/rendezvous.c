@@ -56,7 +56,12 @@ typedef struct pending {
 } pending_t;
 
 static mupci_rv_action_t actions[MUPCI_RV_NKINDS];
-static pending_t *pendings; /* thread 0 only; one per call some thread has not reached */
+/* Thread 0 only: one per call some thread has not reached yet, in the
+ * order of their first arrivals.  A thread may run many calls ahead (a
+ * root of UPC_OUT_MYSYNC broadcasts), so a call newer than all is
+ * appended at once instead of searched for. */
+static pending_t *pendings, *last_pending;
+static uint64_t next_new_seq; /* calls below this one have had an arrival */
 static uint64_t calls_made;  /* this thread's collective calls so far */
 static int nthreads;
 
@@ -105,7 +110,10 @@ void mupci_rv_check(mupci_rv_kind_t kind, const uint64_t args[MUPCI_RV_NARGS],
     arrival_t a = make_arrival(kind, args, what, file, line);
     mupci_engine_lock();
     mupci_msg_t m = {MUPCI_MSG_RV_ARRIVE, 0, 0, calls_made++, sizeof a};
-    mupci_post_locked(0, &m, &a, sizeof a);
+    if (mupc_mythread == 0)
+        mupci_engine_deliver_local(&m, &a, sizeof a);
+    else /* goes out with this pass's urgent messages: no send of its own */
+        mupci_engine_send(0, &m, &a, sizeof a);
     mupci_engine_unlock();
 }
 
@@ -117,10 +125,12 @@ void mupci_rv_main_end(void)
 
 static pending_t *find_or_add(uint64_t seq, const arrival_t *a, int src)
 {
-    pending_t **at = &pendings;
-    for (; *at; at = &(*at)->next)
-        if ((*at)->seq == seq)
-            return *at;
+    if (seq < next_new_seq)
+        for (pending_t *p = pendings; p; p = p->next)
+            if (p->seq == seq)
+                return p;
+    if (seq >= next_new_seq)
+        next_new_seq = seq + 1;
     pending_t *p = calloc(1, sizeof *p);
     uint32_t *ops = calloc((size_t)nthreads, sizeof *ops);
     if (!p || !ops)
@@ -129,16 +139,24 @@ static pending_t *find_or_add(uint64_t seq, const arrival_t *a, int src)
     p->first = *a;
     p->first_thread = src;
     p->ops = ops;
-    *at = p;
+    if (last_pending)
+        last_pending->next = p;
+    else
+        pendings = p;
+    last_pending = p;
     return p;
 }
 
 static void remove_pending(pending_t *p)
 {
-    pending_t **at = &pendings;
-    while (*at != p)
+    pending_t **at = &pendings, *before = NULL;
+    while (*at != p) {
+        before = *at;
         at = &(*at)->next;
+    }
     *at = p->next;
+    if (last_pending == p)
+        last_pending = before;
     free(p->ops);
     free(p);
 }
