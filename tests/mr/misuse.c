@@ -6,6 +6,7 @@
 #include <upc.h>
 #include <upc_atomic.h>
 #include <upc_collective.h>
+#include <upc_nb.h>
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
@@ -123,6 +124,15 @@ int main(int argc, char **argv)
         if (MYTHREAD == 0)
             return 0;
         upc_all_gather(MUPC_BASE(cells), MUPC_BASE(cells), 8, UPC_IN_NOSYNC | UPC_OUT_NOSYNC); /* LINE_exit-in-nosync */
+    } else if (!strcmp(mode, "memget-null")) {
+        upc_memget(NULL, MUPC_BASE(cells), 8); /* LINE_memget-null */
+    } else if (!strcmp(mode, "memput-null")) {
+        upc_memput(MUPC_BASE(cells), NULL, 8); /* LINE_memput-null */
+    } else if (!strcmp(mode, "memget-nb-null")) {
+        upc_sync(upc_memget_nb(NULL, MUPC_BASE(cells), 8)); /* LINE_memget-nb-null */
+    } else if (!strcmp(mode, "memput-nbi-near-null")) {
+        upc_memput_nbi(MUPC_BASE(cells), (const char *)NULL + 64, 8); /* LINE_memput-nbi-near-null */
+        upc_synci();
     } else if (!strcmp(mode, "skip-barrier")) {
         if (MYTHREAD == 0)
             return 0;

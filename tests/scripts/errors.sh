@@ -46,6 +46,12 @@ check coll-func-null 2 'upc_all_reduceI: operation UPC_NONCOMM_FUNC \(0x10000\):
 check coll-prefix-shifted 2 'upc_all_prefix_reduceL: dst starts at thread 1 phase 0 but src at thread 0 phase 0'
 check coll-too-big 2 'upc_all_broadcast: dst block: 1099511627776 bytes at thread [01], offset [0-9]+ lie outside the shared segment'
 
+# a null private pointer in a bulk transfer, local and remote
+check memget-null 2 'upc_memget: the private destination is a null pointer \(8 bytes\)'
+check memput-null 2 'upc_memput: the private source is a null pointer \(8 bytes\)'
+check memget-nb-null 2 'upc_memget_nb: the private destination is a null pointer \(8 bytes\)'
+check memput-nbi-near-null 2 'upc_memput_nb: the private source 0x40 lies in the first 4096 bytes of memory'
+
 # a thread leaves main while others wait in a barrier: the waiting thread
 # names where it waits (the exit barrier is not a user barrier)
 left='thread [0-9] reached the end of main while thread [0-9] waits in'
