@@ -18,6 +18,8 @@
 #include "rendezvous.h"
 #include "segment.h"
 
+#include <stdio.h>
+
 /* Every block starts on a 64-byte boundary: enough for any scalar, and a
  * block never shares a cache line with its neighbour (issue 4's cache). */
 #define HEAP_ALIGN 64
@@ -113,10 +115,14 @@ void mupci_handle_HEAP_ALLOC(int src, const mupci_msg_t *m, const void *payload,
     mupci_reply(src, m->op, r.status, r.word[0], r.word[1]);
 }
 
+enum { HEAP_FREE_CHECK_ONLY = 1 };
+
 void mupci_handle_HEAP_FREE(int src, const mupci_msg_t *m, const void *payload, size_t len)
 {
     mupci_heap_t *heap = mupci_alloc_is_local_heap(m->offset) ? local : symmetric;
-    mupci_reply(src, m->op, (uint16_t)mupci_heap_free(heap, m->offset), 0, 0);
+    mupci_heap_status_t s = m->flags & HEAP_FREE_CHECK_ONLY ? mupci_heap_check(heap, m->offset)
+                                                            : mupci_heap_free(heap, m->offset);
+    mupci_reply(src, m->op, (uint16_t)s, 0, 0);
 }
 
 /* args: nblocks, nbytes (every thread checked that the size fits). */
@@ -190,18 +196,54 @@ static void bad_free(const char *what, mupc_ptr_t p, const char *why, const char
                    p.thread, (unsigned long long)p.addr, p.phase, why);
 }
 
-static void free_block(const char *what, mupc_ptr_t p, const char *file, int line)
+/* Why p cannot be freed, judged from the segment layout alone, or NULL. */
+static const char *outside_heaps(mupc_ptr_t p)
 {
     if (p.thread >= (uint32_t)mupc_threads)
-        bad_free(what, p, "names a thread that does not exist", file, line);
+        return "names a thread that does not exist";
+    if (p.addr >= mupci_segment_bytes)
+        return "lies beyond the end of the shared segment (only pointers returned by an "
+               "allocation can be freed)";
+    if (p.addr < MUPCI_SEGMENT_RESERVED)
+        return "is not a pointer an allocation returned (offsets below 64 are reserved)";
+    if (p.addr < mupci_segment_static_end)
+        return "points into static shared data, which cannot be freed";
+    return NULL;
+}
+
+/* A live block's start named with another thread or a phase: not the
+ * pointer the allocation returned. */
+static void not_returned(const char *what, mupc_ptr_t p, const char *file, int line)
+    __attribute__((noreturn));
+static void not_returned(const char *what, mupc_ptr_t p, const char *file, int line)
+{
+    char why[200];
+    if (p.phase != 0)
+        snprintf(why, sizeof why, "has phase %u: free the pointer the allocation returned "
+                 "(phase 0)", p.phase);
+    else /* symmetric: the allocation returned thread 0's */
+        snprintf(why, sizeof why, "points at thread %u's part of a block from "
+                 "upc_global_alloc or upc_all_alloc: free the pointer the allocation "
+                 "returned (thread 0)", p.thread);
+    bad_free(what, p, why, file, line);
+}
+
+static void free_block(const char *what, mupc_ptr_t p, const char *file, int line)
+{
+    const char *outside = outside_heaps(p);
+    if (outside)
+        bad_free(what, p, outside, file, line);
     int is_local = mupci_alloc_is_local_heap(p.addr);
-    if (p.phase != 0 || (!is_local && p.thread != 0))
-        bad_free(what, p, mupci_heap_status_text(MUPCI_HEAP_INTERIOR), file, line);
-    mupci_msg_t m = {MUPCI_MSG_HEAP_FREE, 0, 0, p.addr, 0};
+    /* A symmetric block is freed through thread 0's pointer, phase 0; for
+     * any other, the keeper only checks, so the reason is exact. */
+    int wrong = p.phase != 0 || (!is_local && p.thread != 0);
+    mupci_msg_t m = {MUPCI_MSG_HEAP_FREE, wrong ? HEAP_FREE_CHECK_ONLY : 0, 0, p.addr, 0};
     mupci_reply_t r;
     mupci_request(is_local ? (int)p.thread : 0, &m, NULL, 0, &r);
     if (r.status != MUPCI_HEAP_OK)
         bad_free(what, p, mupci_heap_status_text((mupci_heap_status_t)r.status), file, line);
+    if (wrong)
+        not_returned(what, p, file, line);
 }
 
 void mupc_free(mupc_ptr_t p, const char *file, int line)

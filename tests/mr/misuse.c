@@ -50,6 +50,23 @@ int main(int argc, char **argv)
         upc_free(p); /* LINE_never-allocated */
     } else if (!strcmp(mode, "free-static")) {
         upc_free(MUPC_BASE(cells)); /* LINE_free-static */
+    } else if (!strcmp(mode, "free-other-thread")) {
+        mupc_ptr_t p = upc_global_alloc(THREADS, 64);
+        p.thread = 1;
+        upc_free(p); /* LINE_free-other-thread */
+    } else if (!strcmp(mode, "free-fabricated")) {
+        mupc_ptr_t p = upc_global_alloc(THREADS, 64);
+        p.thread = 1;
+        p.addr += 1 << 20; /* free heap space */
+        upc_free(p); /* LINE_free-fabricated */
+    } else if (!strcmp(mode, "free-phase")) {
+        mupc_ptr_t p = upc_global_alloc(THREADS, 64);
+        p.phase = 3;
+        upc_free(p); /* LINE_free-phase */
+    } else if (!strcmp(mode, "free-huge")) {
+        mupc_ptr_t p = upc_alloc(64);
+        p.addr += (uint64_t)1 << 40;
+        upc_free(p); /* LINE_free-huge */
     } else if (!strcmp(mode, "free-interior")) {
         mupc_ptr_t p = upc_alloc(64);
         upc_free(mupc_ptr_add(p, 1, sizeof(long), 0)); /* LINE_free-interior */
