@@ -31,7 +31,8 @@ enum { ROUND_TREE = 1, ROUND_BCAST = 2, ROUND_DIRECT = 3 };
 /* Entering, leaving, addressing                                     */
 /* ---------------------------------------------------------------- */
 
-void mupci_coll_enter(upc_flag_t flags, const char *what, const char *file, int line)
+void mupci_coll_enter(mupci_rv_kind_t kind, const uint64_t args[MUPCI_RV_NARGS],
+                      upc_flag_t flags, const char *what, const char *file, int line)
 {
     int in = flags & (UPC_IN_NOSYNC | UPC_IN_MYSYNC);
     int out = flags & (UPC_OUT_NOSYNC | UPC_OUT_MYSYNC);
@@ -45,7 +46,10 @@ void mupci_coll_enter(upc_flag_t flags, const char *what, const char *file, int 
                        "UPC_IN_MYSYNC, UPC_IN_ALLSYNC and at most one of UPC_OUT_NOSYNC, "
                        "UPC_OUT_MYSYNC, UPC_OUT_ALLSYNC, OR-ed together",
                        what, (unsigned)flags);
-    mupci_coll_begin();
+    mupci_coll_begin(what, file, line);
+    /* Before the entry barrier: threads that disagree on the flags must
+     * not pair one call's barrier with another's. */
+    mupci_rv_check(kind, args, what, file, line);
     if (in == 0)
         mupci_barrier_internal(what, file, line);
 }
@@ -169,16 +173,30 @@ static void allgather(const void *mine, void *all, size_t n)
 typedef void (*move_fn)(mupc_ptr_t dst, mupc_ptr_t src, size_t nbytes, const char *what,
                         const char *file, int line);
 
-static void run_collective(unsigned int evt, const char *what, move_fn move, mupc_ptr_t dst,
-                           mupc_ptr_t src, size_t nbytes, upc_flag_t flags, const char *file,
-                           int line)
+typedef struct coll_kind {
+    unsigned int evt;
+    mupci_rv_kind_t kind;
+    const char *what;
+    move_fn move;
+    int rooted_at; /* the root is the thread of 's'rc, of 'd'st, or 0: none */
+} coll_kind_t;
+
+static void run_collective(const coll_kind_t *k, mupc_ptr_t dst, mupc_ptr_t src,
+                           size_t nbytes, upc_flag_t flags, const char *file, int line)
 {
+    unsigned int evt = k->evt;
+    const char *what = k->what;
     MUPCI_GASP_EVENT(evt, GASP_START, 0, file, line, &dst, &src, nbytes, (int)flags);
     check_thread(src, what, "src", file, line);
     check_thread(dst, what, "dst", file, line);
-    mupci_coll_enter(flags, what, file, line);
+    uint64_t args[MUPCI_RV_NARGS] = {nbytes, flags};
+    if (k->rooted_at) {
+        args[1] = k->rooted_at == 's' ? src.thread : dst.thread;
+        args[2] = flags;
+    }
+    mupci_coll_enter(k->kind, args, flags, what, file, line);
     if (nbytes > 0)
-        move(dst, src, nbytes, what, file, line);
+        k->move(dst, src, nbytes, what, file, line);
     mupci_coll_leave(flags, what, file, line);
     MUPCI_GASP_EVENT(evt, GASP_END, 0, file, line, &dst, &src, nbytes, (int)flags);
 }
@@ -271,36 +289,36 @@ static void move_exchange(mupc_ptr_t dst, mupc_ptr_t src, size_t nbytes, const c
 void mupc_all_broadcast(mupc_ptr_t dst, mupc_ptr_t src, size_t nbytes, upc_flag_t flags,
                         const char *file, int line)
 {
-    run_collective(GASP_UPC_ALL_BROADCAST, "upc_all_broadcast", move_broadcast, dst, src,
-                   nbytes, flags, file, line);
+    static const coll_kind_t k = {GASP_UPC_ALL_BROADCAST, MUPCI_RV_BROADCAST, "upc_all_broadcast", move_broadcast, 's'};
+    run_collective(&k, dst, src, nbytes, flags, file, line);
 }
 
 void mupc_all_scatter(mupc_ptr_t dst, mupc_ptr_t src, size_t nbytes, upc_flag_t flags,
                       const char *file, int line)
 {
-    run_collective(GASP_UPC_ALL_SCATTER, "upc_all_scatter", move_scatter, dst, src,
-                   nbytes, flags, file, line);
+    static const coll_kind_t k = {GASP_UPC_ALL_SCATTER, MUPCI_RV_SCATTER, "upc_all_scatter", move_scatter, 's'};
+    run_collective(&k, dst, src, nbytes, flags, file, line);
 }
 
 void mupc_all_gather(mupc_ptr_t dst, mupc_ptr_t src, size_t nbytes, upc_flag_t flags,
                      const char *file, int line)
 {
-    run_collective(GASP_UPC_ALL_GATHER, "upc_all_gather", move_gather, dst, src,
-                   nbytes, flags, file, line);
+    static const coll_kind_t k = {GASP_UPC_ALL_GATHER, MUPCI_RV_GATHER, "upc_all_gather", move_gather, 'd'};
+    run_collective(&k, dst, src, nbytes, flags, file, line);
 }
 
 void mupc_all_gather_all(mupc_ptr_t dst, mupc_ptr_t src, size_t nbytes, upc_flag_t flags,
                          const char *file, int line)
 {
-    run_collective(GASP_UPC_ALL_GATHER_ALL, "upc_all_gather_all", move_gather_all, dst, src,
-                   nbytes, flags, file, line);
+    static const coll_kind_t k = {GASP_UPC_ALL_GATHER_ALL, MUPCI_RV_GATHER_ALL, "upc_all_gather_all", move_gather_all, 0};
+    run_collective(&k, dst, src, nbytes, flags, file, line);
 }
 
 void mupc_all_exchange(mupc_ptr_t dst, mupc_ptr_t src, size_t nbytes, upc_flag_t flags,
                        const char *file, int line)
 {
-    run_collective(GASP_UPC_ALL_EXCHANGE, "upc_all_exchange", move_exchange, dst, src,
-                   nbytes, flags, file, line);
+    static const coll_kind_t k = {GASP_UPC_ALL_EXCHANGE, MUPCI_RV_EXCHANGE, "upc_all_exchange", move_exchange, 0};
+    run_collective(&k, dst, src, nbytes, flags, file, line);
 }
 
 /* ---- permute ---- */
@@ -358,7 +376,8 @@ void mupc_all_permute(mupc_ptr_t dst, mupc_ptr_t src, mupc_ptr_t perm, size_t nb
     check_thread(src, what, "src", file, line);
     check_thread(dst, what, "dst", file, line);
     check_thread(perm, what, "perm", file, line);
-    mupci_coll_enter(flags, what, file, line);
+    uint64_t args[MUPCI_RV_NARGS] = {nbytes, flags};
+    mupci_coll_enter(MUPCI_RV_PERMUTE, args, flags, what, file, line);
     int N = mupc_threads, me = mupc_mythread;
     int mine = read_perm(perm, me);
     int *all = xmalloc(2 * (size_t)N * sizeof *all), *inverse = all + N;

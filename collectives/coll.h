@@ -7,12 +7,15 @@
 #define MUPCI_COLL_H
 
 #include "mupc.h"
+#include "rendezvous.h"
 
 #include <stddef.h>
 
-/* Check the flags (and that THREADS-wide arguments are sane), start a new
- * collective call, and wait for everyone under UPC_IN_ALLSYNC. */
-void mupci_coll_enter(upc_flag_t flags, const char *what, const char *file, int line);
+/* Check the flags, start a new collective call, have thread 0 check that
+ * every thread makes the same call (kind and args: see rendezvous.c's
+ * table), and wait for everyone under UPC_IN_ALLSYNC. */
+void mupci_coll_enter(mupci_rv_kind_t kind, const uint64_t args[MUPCI_RV_NARGS],
+                      upc_flag_t flags, const char *what, const char *file, int line);
 /* The barrier of UPC_OUT_ALLSYNC. */
 void mupci_coll_leave(upc_flag_t flags, const char *what, const char *file, int line);
 

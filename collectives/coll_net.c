@@ -37,6 +37,8 @@ typedef struct queue {
 
 static queue_t *queues; /* [THREADS], progress lock held */
 static uint32_t current_call;
+static const char *call_what, *call_file; /* the current call, for messages */
+static int call_line;
 
 static queue_t *queue_of(int src)
 {
@@ -45,7 +47,13 @@ static queue_t *queue_of(int src)
     return &queues[src];
 }
 
-void mupci_coll_begin(void) { current_call++; }
+void mupci_coll_begin(const char *what, const char *file, int line)
+{
+    current_call++;
+    call_what = what;
+    call_file = file;
+    call_line = line;
+}
 
 void mupci_coll_send(int dest, int round, const void *buf, size_t n)
 {
@@ -160,11 +168,12 @@ int mupci_coll_recv(int src, int round, void *buf, size_t n)
     unlink_letter(&w);
     mupci_engine_unlock();
     if (l->size != n)
-        mupci_fatal_plain("collective call number %u: thread %d sent %zu bytes where thread %d "
-                          "expected %zu: every thread must make the same collective calls in "
-                          "the same order, with the same nbytes, nelems, blk_size, op, src and "
-                          "dst",
-                          current_call, l->src, l->size, mupc_mythread, n);
+        mupci_fatal_at(call_file, call_line,
+                       "%s: collective call number %u: thread %d sent %zu bytes where this "
+                       "thread expected %zu; every thread must make the same collective calls "
+                       "in the same order, with the same nbytes, nelems, blk_size, op, src and "
+                       "dst",
+                       call_what, current_call, l->src, l->size, n);
     memcpy(buf, l->data, n);
     int from = l->src;
     free(l->data);

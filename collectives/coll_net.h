@@ -19,8 +19,9 @@
 
 #define MUPCI_COLL_ANY (-1) /* receive from whichever thread sends */
 
-/* Start this thread's next collective call (numbers its messages). */
-void mupci_coll_begin(void);
+/* Start this thread's next collective call (numbers its messages); what,
+ * file and line name it in error messages. */
+void mupci_coll_begin(const char *what, const char *file, int line);
 
 /* Send n bytes to `dest` (any thread, itself included) as message `round`
  * of the current call; `buf` may be reused on return. */

@@ -166,7 +166,9 @@ static void reduce(const mupci_redop_t *op, mupc_ptr_t dst, mupc_ptr_t src, size
                    size_t blk, upc_flag_t flags, const char *what, const char *file, int line)
 {
     check_args(op, dst, src, what, file, line);
-    mupci_coll_enter(flags, what, file, line);
+    uint64_t args[MUPCI_RV_NARGS] = {(uint64_t)op->type, (uint64_t)op->op, nelems, blk,
+                                     dst.thread, flags};
+    mupci_coll_enter(MUPCI_RV_REDUCE, args, flags, what, file, line);
     if (nelems > 0) {
         size_t elem = mupci_red_type_size(op->type);
         layout_t L = layout_of(src, nelems, blk, elem);
@@ -235,7 +237,8 @@ static void prefix_reduce(const mupci_redop_t *op, mupc_ptr_t dst, mupc_ptr_t sr
                        "%s: dst starts at thread %u phase %u but src at thread %u phase %u; "
                        "this runtime needs both to start at the same thread and phase",
                        what, dst.thread, dst.phase, src.thread, src.phase);
-    mupci_coll_enter(flags, what, file, line);
+    uint64_t args[MUPCI_RV_NARGS] = {(uint64_t)op->type, (uint64_t)op->op, nelems, blk, flags};
+    mupci_coll_enter(MUPCI_RV_PREFIX_REDUCE, args, flags, what, file, line);
     if (nelems > 0) {
         size_t elem = mupci_red_type_size(op->type);
         layout_t L = layout_of(src, nelems, blk, elem);

@@ -19,13 +19,15 @@
 #include "rendezvous.h"
 #include "segment.h"
 
+#include <stdio.h>
+
 /* Every block starts on a 64-byte boundary: enough for any scalar, and a
  * block never shares a cache line with its neighbour (issue 4's cache). */
 #define HEAP_ALIGN 64
 
 enum { HEAP_STATUS_NOMEM = 0xffff };
 
-static void all_alloc_action(const uint64_t args[2], mupci_reply_t *out);
+static void all_alloc_action(const uint64_t args[MUPCI_RV_NARGS], mupci_reply_t *out);
 
 static mupci_heap_t *symmetric; /* thread 0 only */
 static mupci_heap_t *local;
@@ -77,13 +79,19 @@ static void exhausted(const char *what, size_t asked, const mupci_reply_t *r, in
                    is_local ? "LOCAL_HEAP_PERCENT" : "SEGMENT_SIZE");
 }
 
-/* Bytes per thread of `nblocks` blocks of `nbytes`, dealt round robin. */
+/* Bytes per thread of `nblocks` blocks of `nbytes`, dealt round robin;
+ * 1 if that overflows. */
+static int per_thread(size_t nblocks, size_t nbytes, size_t *bytes)
+{
+    size_t rows = nblocks / (size_t)mupc_threads + (nblocks % (size_t)mupc_threads != 0);
+    return __builtin_mul_overflow(rows, nbytes, bytes);
+}
+
 static size_t per_thread_bytes(const char *what, size_t nblocks, size_t nbytes, const char *file,
                                int line)
 {
-    size_t rows = nblocks / (size_t)mupc_threads + (nblocks % (size_t)mupc_threads != 0);
     size_t bytes;
-    if (__builtin_mul_overflow(rows, nbytes, &bytes))
+    if (per_thread(nblocks, nbytes, &bytes))
         mupci_fatal_at(file, line, "%s(%zu, %zu): the size overflows", what, nblocks, nbytes);
     return bytes;
 }
@@ -123,19 +131,26 @@ void mupci_handle_HEAP_ALLOC(int src, const mupci_msg_t *m, const void *payload,
     mupci_reply(src, m->op, r.status, r.word[0], r.word[1]);
 }
 
+enum { HEAP_FREE_CHECK_ONLY = 1 };
+
 void mupci_handle_HEAP_FREE(int src, const mupci_msg_t *m, const void *payload, size_t len)
 {
     mupci_heap_t *heap = mupci_alloc_is_local_heap(m->offset) ? local : symmetric;
-    mupci_heap_status_t status = mupci_heap_free(heap, m->offset);
-    if (status == MUPCI_HEAP_OK)
+    int check_only = m->flags & HEAP_FREE_CHECK_ONLY;
+    mupci_heap_status_t status = check_only ? mupci_heap_check(heap, m->offset)
+                                            : mupci_heap_free(heap, m->offset);
+    if (!check_only && status == MUPCI_HEAP_OK)
         mupci_bounds_remove(m->offset);
     mupci_reply(src, m->op, (uint16_t)status, 0, 0);
 }
 
-static void all_alloc_action(const uint64_t args[2], mupci_reply_t *out)
+/* args: nblocks, nbytes (every thread checked that the size fits). */
+static void all_alloc_action(const uint64_t args[MUPCI_RV_NARGS], mupci_reply_t *out)
 {
-    alloc_from(symmetric, (size_t)args[0], out);
-    record_symmetric(out, MUPCI_BOUNDS_ALL, (size_t)args[0], (size_t)args[1]);
+    size_t n = 0;
+    per_thread((size_t)args[0], (size_t)args[1], &n);
+    alloc_from(symmetric, n, out);
+    record_symmetric(out, MUPCI_BOUNDS_ALL, n, (size_t)args[0]);
 }
 
 /* ---- the API ---- */
@@ -168,8 +183,8 @@ mupc_ptr_t mupc_all_alloc(size_t nblocks, size_t nbytes, const char *file, int l
     MUPCI_GASP_EVENT(GASP_UPC_ALL_ALLOC, GASP_START, 0, file, line, nblocks, nbytes);
     size_t n = per_thread_bytes("upc_all_alloc", nblocks, nbytes, file, line);
     mupci_reply_t r;
-    uint64_t args[2] = {n, (uint64_t)nblocks};
-    mupci_rendezvous(MUPCI_RV_ALL_ALLOC, args, line, &r);
+    uint64_t args[MUPCI_RV_NARGS] = {(uint64_t)nblocks, (uint64_t)nbytes};
+    mupci_rendezvous(MUPCI_RV_ALL_ALLOC, args, "upc_all_alloc", file, line, &r);
     mupc_ptr_t p = n ? symmetric_result("upc_all_alloc", n, &r, file, line) : MUPC_NULL_PTR;
     MUPCI_GASP_EVENT(GASP_UPC_ALL_ALLOC, GASP_END, 0, file, line, nblocks, nbytes, &p);
     return p;
@@ -203,18 +218,54 @@ static void bad_free(const char *what, mupc_ptr_t p, const char *why, const char
                    p.thread, (unsigned long long)p.addr, p.phase, why);
 }
 
-static void free_block(const char *what, mupc_ptr_t p, const char *file, int line)
+/* Why p cannot be freed, judged from the segment layout alone, or NULL. */
+static const char *outside_heaps(mupc_ptr_t p)
 {
     if (p.thread >= (uint32_t)mupc_threads)
-        bad_free(what, p, "names a thread that does not exist", file, line);
+        return "names a thread that does not exist";
+    if (p.addr >= mupci_segment_bytes)
+        return "lies beyond the end of the shared segment (only pointers returned by an "
+               "allocation can be freed)";
+    if (p.addr < MUPCI_SEGMENT_RESERVED)
+        return "is not a pointer an allocation returned (offsets below 64 are reserved)";
+    if (p.addr < mupci_segment_static_end)
+        return "points into static shared data, which cannot be freed";
+    return NULL;
+}
+
+/* A live block's start named with another thread or a phase: not the
+ * pointer the allocation returned. */
+static void not_returned(const char *what, mupc_ptr_t p, const char *file, int line)
+    __attribute__((noreturn));
+static void not_returned(const char *what, mupc_ptr_t p, const char *file, int line)
+{
+    char why[200];
+    if (p.phase != 0)
+        snprintf(why, sizeof why, "has phase %u: free the pointer the allocation returned "
+                 "(phase 0)", p.phase);
+    else /* symmetric: the allocation returned thread 0's */
+        snprintf(why, sizeof why, "points at thread %u's part of a block from "
+                 "upc_global_alloc or upc_all_alloc: free the pointer the allocation "
+                 "returned (thread 0)", p.thread);
+    bad_free(what, p, why, file, line);
+}
+
+static void free_block(const char *what, mupc_ptr_t p, const char *file, int line)
+{
+    const char *outside = outside_heaps(p);
+    if (outside)
+        bad_free(what, p, outside, file, line);
     int is_local = mupci_alloc_is_local_heap(p.addr);
-    if (p.phase != 0 || (!is_local && p.thread != 0))
-        bad_free(what, p, mupci_heap_status_text(MUPCI_HEAP_INTERIOR), file, line);
-    mupci_msg_t m = {MUPCI_MSG_HEAP_FREE, 0, 0, p.addr, 0};
+    /* A symmetric block is freed through thread 0's pointer, phase 0; for
+     * any other, the keeper only checks, so the reason is exact. */
+    int wrong = p.phase != 0 || (!is_local && p.thread != 0);
+    mupci_msg_t m = {MUPCI_MSG_HEAP_FREE, wrong ? HEAP_FREE_CHECK_ONLY : 0, 0, p.addr, 0};
     mupci_reply_t r;
     mupci_request(is_local ? (int)p.thread : 0, &m, NULL, 0, &r);
     if (r.status != MUPCI_HEAP_OK)
         bad_free(what, p, mupci_heap_status_text((mupci_heap_status_t)r.status), file, line);
+    if (wrong)
+        not_returned(what, p, file, line);
 }
 
 void mupc_free(mupc_ptr_t p, const char *file, int line)
@@ -233,9 +284,9 @@ void mupc_all_free(mupc_ptr_t p, const char *file, int line)
 {
     MUPCI_GASP_EVENT(GASP_UPC_FREE, GASP_START, 0, file, line, &p);
     mupci_fence(file, line); /* as in mupc_free */
-    uint64_t args[2] = {p.addr, ((uint64_t)p.thread << 32) | p.phase};
+    uint64_t args[MUPCI_RV_NARGS] = {p.thread, p.addr, p.phase};
     mupci_reply_t r;
-    mupci_rendezvous(MUPCI_RV_ALL_FREE, args, line, &r);
+    mupci_rendezvous(MUPCI_RV_ALL_FREE, args, "upc_all_free", file, line, &r);
     if (mupc_mythread == 0 && !mupc_ptr_is_null(p))
         free_block("upc_all_free", p, file, line);
     MUPCI_GASP_EVENT(GASP_UPC_FREE, GASP_END, 0, file, line, &p);

@@ -192,6 +192,11 @@ static mupci_heap_status_t classify_bad_free(const mupci_heap_t *h, uint64_t off
     return MUPCI_HEAP_NEVER_ALLOCATED;
 }
 
+mupci_heap_status_t mupci_heap_check(const mupci_heap_t *h, uint64_t offset)
+{
+    return find_live(h, offset) ? MUPCI_HEAP_OK : classify_bad_free(h, offset);
+}
+
 mupci_heap_status_t mupci_heap_free(mupci_heap_t *h, uint64_t offset)
 {
     block_t *b = find_live(h, offset);
@@ -231,7 +236,8 @@ const char *mupci_heap_status_text(mupci_heap_status_t status)
         return "points inside an allocated block, not at its start (only pointers returned "
                "by an allocation can be freed)";
     case MUPCI_HEAP_OUTSIDE:
-        return "does not point into the shared heap (static shared data cannot be freed)";
+        return "does not point into a shared heap (only pointers returned by an allocation "
+               "can be freed)";
     }
     return "?";
 }

@@ -21,7 +21,7 @@ typedef enum {
     MUPCI_HEAP_DOUBLE_FREE,   /* the block was freed already */
     MUPCI_HEAP_NEVER_ALLOCATED, /* inside free space, not from an allocation */
     MUPCI_HEAP_INTERIOR,      /* inside a live block, not its start */
-    MUPCI_HEAP_OUTSIDE        /* not within this heap at all */
+    MUPCI_HEAP_OUTSIDE        /* not within this heap's range at all */
 } mupci_heap_status_t;
 
 /* Manage [begin, end); `align` is a power of two.  NULL if out of memory. */
@@ -32,6 +32,8 @@ void mupci_heap_destroy(mupci_heap_t *heap);
  * block is large enough (0 is never inside a heap). */
 uint64_t mupci_heap_alloc(mupci_heap_t *heap, size_t n);
 mupci_heap_status_t mupci_heap_free(mupci_heap_t *heap, uint64_t offset);
+/* What mupci_heap_free would answer, without freeing anything. */
+mupci_heap_status_t mupci_heap_check(const mupci_heap_t *heap, uint64_t offset);
 /* A sentence for a refused free, e.g. "was freed already (double free)". */
 const char *mupci_heap_status_text(mupci_heap_status_t status);
 

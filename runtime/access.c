@@ -36,6 +36,31 @@ static inline void check_ptr(const char *what, mupc_ptr_t p, size_t n, const cha
     mupci_bounds_check(what, p, n, file, line);
 }
 
+/* The private side of a bulk transfer: null, or so close to it that it
+ * can only be null plus an offset, would fault inside the runtime (on
+ * either pthread) far from the call.  Not on the single-element path. */
+#define MUPCI_NULL_PAGE 4096
+
+static void private_error(const char *what, const char *role, const void *p, size_t n,
+                          const char *file, int line) __attribute__((noreturn));
+static void private_error(const char *what, const char *role, const void *p, size_t n,
+                          const char *file, int line)
+{
+    if (!p)
+        mupci_fatal_at(file, line, "%s: the private %s is a null pointer (%zu bytes); pass a "
+                       "buffer of at least %zu bytes", what, role, n, n);
+    mupci_fatal_at(file, line, "%s: the private %s %p lies in the first %d bytes of memory, "
+                   "where nothing is mapped (a null pointer plus an offset?); pass a buffer of "
+                   "at least %zu bytes", what, role, p, MUPCI_NULL_PAGE, n);
+}
+
+static inline void check_private(const char *what, const char *role, const void *p, size_t n,
+                                 const char *file, int line)
+{
+    if (MUPCI_CHECKS && mupci_unlikely((uintptr_t)p < MUPCI_NULL_PAGE))
+        private_error(what, role, p, n, file, line);
+}
+
 static inline int is_local(mupc_ptr_t p) { return p.thread == (uint32_t)mupc_mythread; }
 
 /* Remote accesses that bypass the cache stay in order with this thread's
@@ -133,6 +158,7 @@ void mupc_memget(void *dst, mupc_ptr_t src, size_t n, const char *file, int line
     MUPCI_GASP_EVENT(GASP_UPC_MEMGET, GASP_START, local, file, line, dst, &src, n);
     if (n > 0) {
         check_ptr("upc_memget", src, n, file, line);
+        check_private("upc_memget", "destination", dst, n, file, line);
         if (local)
             memcpy(dst, mupci_segment_addr(src.addr), n);
         else
@@ -147,6 +173,7 @@ void mupc_memput(mupc_ptr_t dst, const void *src, size_t n, const char *file, in
     MUPCI_GASP_EVENT(GASP_UPC_MEMPUT, GASP_START, local, file, line, &dst, src, n);
     if (n > 0) {
         check_ptr("upc_memput", dst, n, file, line);
+        check_private("upc_memput", "source", src, n, file, line);
         if (local)
             memcpy(mupci_segment_addr(dst.addr), src, n);
         else
@@ -212,6 +239,7 @@ mupc_handle_t mupc_get_nb(void *dst, mupc_ptr_t src, size_t n, const char *file,
     MUPCI_GASP_EVENT(GASP_UPC_NB_GET_INIT, GASP_START, local, file, line, 1, dst, &src, n);
     if (n > 0) {
         check_ptr("non-blocking get", src, n, file, line);
+        check_private("upc_memget_nb", "destination", dst, n, file, line);
         if (local) {
             memcpy(dst, mupci_segment_addr(src.addr), n);
         } else {
@@ -231,6 +259,7 @@ mupc_handle_t mupc_put_nb(mupc_ptr_t dst, const void *src, size_t n, const char 
     MUPCI_GASP_EVENT(GASP_UPC_NB_PUT_INIT, GASP_START, local, file, line, 1, &dst, src, n);
     if (n > 0) {
         check_ptr("non-blocking put", dst, n, file, line);
+        check_private("upc_memput_nb", "source", src, n, file, line);
         if (local) {
             memcpy(mupci_segment_addr(dst.addr), src, n);
         } else {

@@ -128,9 +128,9 @@ upc_atomicdomain_t *mupc_all_atomicdomain_alloc(upc_type_t type, upc_op_t ops,
         mupci_fatal_at(file, line, "%s: operation set %#x is empty or has unknown bits", what,
                        (unsigned)ops);
     (void)hints; /* every operation takes the same path here */
-    uint64_t args[2] = {(uint64_t)type, (uint64_t)ops};
+    uint64_t args[MUPCI_RV_NARGS] = {(uint64_t)type, (uint64_t)ops};
     mupci_reply_t r;
-    mupci_rendezvous(MUPCI_RV_DOMAIN_ALLOC, args, line, &r);
+    mupci_rendezvous(MUPCI_RV_DOMAIN_ALLOC, args, "upc_all_atomicdomain_alloc", file, line, &r);
     upc_atomicdomain_t *d = malloc(sizeof *d);
     if (!d)
         mupci_fatal_at(file, line, "%s: out of memory", what);
@@ -144,9 +144,9 @@ void mupc_all_atomicdomain_free(upc_atomicdomain_t *d, const char *file, int lin
         return;
     if (d->magic != DOMAIN_MAGIC)
         mupci_fatal_at(file, line, "upc_all_atomicdomain_free: not a live atomic domain");
-    uint64_t args[2] = {(uint64_t)d->type, (uint64_t)d->ops};
+    uint64_t args[MUPCI_RV_NARGS] = {(uint64_t)d->type, (uint64_t)d->ops};
     mupci_reply_t r;
-    mupci_rendezvous(MUPCI_RV_DOMAIN_FREE, args, line, &r);
+    mupci_rendezvous(MUPCI_RV_DOMAIN_FREE, args, "upc_all_atomicdomain_free", file, line, &r);
     d->magic = 0;
     free(d);
 }

@@ -12,6 +12,13 @@
  * Named barriers: each UP carries the value seen so far in the subtree and
  * which thread passed it; two different named values produce a mismatch
  * record that travels up and back down, and every thread's wait reports it.
+ *
+ * The collective exit (main returned) is a barrier too, and it travels the
+ * same way: each UP also says whether a thread of the subtree is at the
+ * end of main and whether one is in any other barrier.  Both in one epoch
+ * means a thread skipped a barrier (or made an extra one): every thread
+ * learns it from DOWN and the job ends with where the waiting thread is,
+ * instead of releasing a user barrier with a thread that has left main.
  */
 #include "barrier.h"
 #include "engine.h"
@@ -25,6 +32,8 @@
 typedef struct name_info {
     int32_t named, value, thread;             /* first named value seen */
     int32_t mismatch, other_value, other_thread; /* a conflicting one */
+    int32_t at_exit;    /* 1 + a thread at the end of main, or 0 */
+    int32_t in_barrier; /* 1 + a thread in any other barrier, or 0 */
 } name_info_t;
 
 typedef struct phase_state {
@@ -52,7 +61,7 @@ void mupci_barrier_init(int mythread, int threads)
         children[nchildren++] = c;
 }
 
-static name_info_t merge(name_info_t a, name_info_t b)
+static name_info_t merge_names(name_info_t a, name_info_t b)
 {
     if (a.mismatch || !b.named)
         return a;
@@ -64,6 +73,14 @@ static name_info_t merge(name_info_t a, name_info_t b)
         a.other_thread = b.thread;
     }
     return a;
+}
+
+static name_info_t merge(name_info_t a, name_info_t b)
+{
+    name_info_t m = merge_names(a, b);
+    m.at_exit = a.at_exit ? a.at_exit : b.at_exit;
+    m.in_barrier = a.in_barrier ? a.in_barrier : b.in_barrier;
+    return m;
 }
 
 static void send_info(int dest, int type, uint64_t ep, const name_info_t *info)
@@ -124,7 +141,8 @@ void mupci_handle_BARRIER_DOWN(int src, const mupci_msg_t *m, const void *payloa
 
 /* ---------------------------------------------------------------- */
 
-static void notify(int named, int value, const char *what, const char *file, int line)
+static void notify(int named, int value, int at_exit, const char *what, const char *file,
+                   int line)
 {
     if (notified)
         mupci_fatal_at(file, line,
@@ -132,7 +150,8 @@ static void notify(int named, int value, const char *what, const char *file, int
                        "next upc_notify or upc_barrier (split-phase barriers cannot nest)",
                        what);
     mupci_fence(file, line);
-    mine = (name_info_t){named != 0, value, me, 0, 0, 0};
+    mine = (name_info_t){named != 0, value, me, 0, 0, 0, at_exit ? me + 1 : 0,
+                         at_exit ? 0 : me + 1};
     mupci_engine_lock();
     epoch++;
     phase_state_t *ph = &phases[epoch & 1];
@@ -158,6 +177,30 @@ static void report_mismatch(const name_info_t *r, const char *what, const char *
                    what, r->thread, r->value, r->other_thread, r->other_value);
 }
 
+/* A thread reached the end of main while another waits in a barrier.  The
+ * waiting threads know where they wait, so they report it; the thread the
+ * record names speaks first, the others only if the job has not ended a
+ * moment later. */
+static void report_exit(const name_info_t *r, const char *what, const char *file, int line)
+{
+    int leaver = r->at_exit - 1, waiter = r->in_barrier - 1;
+    if (mine.at_exit) {
+        sleep(1);
+        mupci_fatal_plain("thread %d reached the end of main while thread %d waits in a "
+                          "barrier; every thread must make the same barrier calls "
+                          "(upc_barrier, upc_notify and upc_wait, collectives) before main "
+                          "returns",
+                          me, waiter);
+    }
+    if (me != waiter)
+        sleep(1);
+    mupci_fatal_at(file, line,
+                   "thread %d reached the end of main while thread %d waits in %s at %s:%d; "
+                   "every thread must make the same barrier calls (upc_barrier, upc_notify "
+                   "and upc_wait, collectives) before main returns",
+                   leaver, me, what, file, line);
+}
+
 static void wait_phase(int named, int value, const char *what, const char *file, int line)
 {
     if (!notified)
@@ -172,10 +215,12 @@ static void wait_phase(int named, int value, const char *what, const char *file,
     memset(&phases[epoch & 1], 0, sizeof phases[0]);
     mupci_engine_unlock();
     notified = 0;
+    if (result.at_exit && result.in_barrier)
+        report_exit(&result, what, file, line);
     if (result.mismatch)
         report_mismatch(&result, what, file, line);
     if (named && result.named && value != result.value) {
-        name_info_t r = {1, result.value, result.thread, 1, value, me};
+        name_info_t r = {1, result.value, result.thread, 1, value, me, 0, 0};
         report_mismatch(&r, what, file, line);
     }
     /* Lines fetched between notify and wait may predate other threads'
@@ -185,8 +230,17 @@ static void wait_phase(int named, int value, const char *what, const char *file,
 
 void mupci_barrier_internal(const char *what, const char *file, int line)
 {
-    notify(0, 0, what, file, line);
+    notify(0, 0, 0, what, file, line);
     wait_phase(0, 0, what, file, line);
+}
+
+void mupci_barrier_exit(const char *file, int line)
+{
+    if (notified)
+        mupci_fatal_plain("main returned between upc_notify and upc_wait; finish the "
+                          "split-phase barrier with upc_wait first");
+    notify(0, 0, 1, "final barrier", file, line);
+    wait_phase(0, 0, "final barrier", file, line);
 }
 
 /* ---------------------------------------------------------------- */
@@ -200,7 +254,7 @@ void mupc_barrier(int named, int value, const char *file, int line)
         mupci_fatal_at(file, line,
                        "upc_barrier: called between upc_notify and upc_wait; finish the "
                        "split-phase barrier with upc_wait first");
-    notify(named, value, "upc_barrier", file, line);
+    notify(named, value, 0, "upc_barrier", file, line);
     wait_phase(named, value, "upc_barrier", file, line);
     MUPCI_GASP_EVENT(GASP_UPC_BARRIER, GASP_END, 0, file, line, named, value);
 }
@@ -208,7 +262,7 @@ void mupc_barrier(int named, int value, const char *file, int line)
 void mupc_notify(int named, int value, const char *file, int line)
 {
     MUPCI_GASP_EVENT(GASP_UPC_NOTIFY, GASP_START, 0, file, line, named, value);
-    notify(named, value, "upc_notify", file, line);
+    notify(named, value, 0, "upc_notify", file, line);
     MUPCI_GASP_EVENT(GASP_UPC_NOTIFY, GASP_END, 0, file, line, named, value);
 }
 

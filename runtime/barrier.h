@@ -10,4 +10,10 @@ void mupci_barrier_init(int mythread, int threads);
 /* The runtime's own barriers (start-up, collective exit): no GASP events. */
 void mupci_barrier_internal(const char *what, const char *file, int line);
 
+/* The barrier of the collective exit, when main has returned.  A thread
+ * that meets it in another barrier (one thread skipped a barrier, or made
+ * an extra one) stops the job naming the barrier it waits in.  file and
+ * line are the runtime's (for the fence's GASP events). */
+void mupci_barrier_exit(const char *file, int line);
+
 #endif

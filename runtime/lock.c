@@ -50,7 +50,7 @@ static uint32_t *free_slots, nfree, free_cap;
 static mupc_lock_t *held;
 static int nheld, held_cap;
 
-static void all_lock_alloc_action(const uint64_t args[2], mupci_reply_t *out);
+static void all_lock_alloc_action(const uint64_t args[MUPCI_RV_NARGS], mupci_reply_t *out);
 
 void mupci_lock_init(void) { mupci_rv_set_action(MUPCI_RV_ALL_LOCK_ALLOC, all_lock_alloc_action); }
 
@@ -169,7 +169,7 @@ void mupci_handle_LOCK_FREE(int src, const mupci_msg_t *m, const void *payload, 
     mupci_reply(src, m->op, LOCK_GRANTED, 0, 0);
 }
 
-static void all_lock_alloc_action(const uint64_t args[2], mupci_reply_t *out)
+static void all_lock_alloc_action(const uint64_t args[MUPCI_RV_NARGS], mupci_reply_t *out)
 {
     (void)args;
     out->word[0] = new_lock_locked();
@@ -219,9 +219,9 @@ mupc_lock_t mupc_global_lock_alloc(const char *file, int line)
 mupc_lock_t mupc_all_lock_alloc(const char *file, int line)
 {
     MUPCI_GASP_EVENT(GASP_UPC_ALL_LOCK_ALLOC, GASP_START, 0, file, line);
-    uint64_t args[2] = {0, 0};
+    uint64_t args[MUPCI_RV_NARGS] = {0};
     mupci_reply_t r;
-    mupci_rendezvous(MUPCI_RV_ALL_LOCK_ALLOC, args, line, &r);
+    mupci_rendezvous(MUPCI_RV_ALL_LOCK_ALLOC, args, "upc_all_lock_alloc", file, line, &r);
     mupc_lock_t l = make_handle(0, r.word[0]);
     MUPCI_GASP_EVENT(GASP_UPC_ALL_LOCK_ALLOC, GASP_END, 0, file, line, &l);
     return l;
@@ -256,9 +256,9 @@ void mupc_lock_free(mupc_lock_t l, const char *file, int line)
 void mupc_all_lock_free(mupc_lock_t l, const char *file, int line)
 {
     MUPCI_GASP_EVENT(GASP_UPC_LOCK_FREE, GASP_START, 0, file, line, &l);
-    uint64_t args[2] = {l.addr, l.thread};
+    uint64_t args[MUPCI_RV_NARGS] = {l.addr, l.thread};
     mupci_reply_t r;
-    mupci_rendezvous(MUPCI_RV_ALL_LOCK_FREE, args, line, &r);
+    mupci_rendezvous(MUPCI_RV_ALL_LOCK_FREE, args, "upc_all_lock_free", file, line, &r);
     if (mupc_mythread == 0 && !mupc_ptr_is_null(l))
         free_lock("upc_all_lock_free", l, file, line);
     MUPCI_GASP_EVENT(GASP_UPC_LOCK_FREE, GASP_END, 0, file, line, &l);

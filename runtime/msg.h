@@ -31,7 +31,7 @@
     X(GLOBAL_EXIT, "upc_global_exit(status = `size`); reply ACK(op)")                  \
     X(REPLY, "answer to request `op`: status in `flags`, two words in `offset`, `size`") \
     X(HEAP_ALLOC, "(thread 0) `size` bytes per thread from the symmetric heap; REPLY")  \
-    X(HEAP_FREE, "free the heap block at `offset`; REPLY with the status")              \
+    X(HEAP_FREE, "free the heap block at `offset` (flags 1: only check); REPLY the status") \
     X(RV_ARRIVE, "(thread 0) arrival at collective call number `offset`; payload: call") \
     X(LOCK, "acquire lock `offset` (flags: attempt); REPLY once granted or refused")    \
     X(UNLOCK, "release lock `offset`; no reply")                                        \

@@ -11,8 +11,9 @@
  *    other thread is told and acknowledges -> all processes finalize and
  *    exit with `status`;
  *  - a fatal error -> one message, MPI_Abort (fatal.c);
- *  - a crash -> a one-line note, then the signal's default action, and the
- *    MPI launcher ends the job.
+ *  - a crash or a fatal signal (raised or sent) -> a one-line note, then
+ *    the signal again to its previous handler or default action; the
+ *    process dies of it and the MPI launcher ends the job.
  */
 #define _GNU_SOURCE
 #include "alloc.h"
@@ -103,18 +104,32 @@ static int node_oversubscribed(void)
 
 static struct sigaction previous[32];
 static const int fatal_signals[] = {SIGSEGV, SIGBUS, SIGFPE, SIGILL};
+static atomic_int fatal_signal_seen;
 
+/* Runs on whichever pthread the signal hit (a kill from outside may land
+ * on the communication pthread, possibly inside MPI): async-signal-safe
+ * calls only. */
 static void on_fatal_signal(int sig)
 {
+    if (atomic_exchange(&fatal_signal_seen, 1))
+        _exit(128 + sig); /* a second fault, or the handler could not be replaced */
     char text[160];
     int n = snprintf(text, sizeof text,
                      "mupc: thread %d: fatal signal %d (%s); the job is being ended\n",
                      mupc_mythread, sig, strsignal(sig));
     if (n > 0 && write(STDERR_FILENO, text, (size_t)n) < 0)
         _exit(128 + sig);
-    /* Hand the signal to whoever had it before (MPICH/UCX print a
-     * backtrace) or to the default action; the fault repeats on return. */
-    sigaction(sig, &previous[sig], NULL);
+    /* Hand the signal to whoever had it before, or to the default action,
+     * and raise it again: a real fault would repeat on return, but a
+     * raise() or kill -SEGV would not, and the process would go on.
+     * The previous owner is UCX's handler under MPICH's ch4:ucx: it prints
+     * a backtrace, restores the default action and raises once more, so
+     * the process dies of the signal and the launcher ends the job. */
+    struct sigaction next = previous[sig];
+    if (next.sa_handler == SIG_IGN)
+        next.sa_handler = SIG_DFL;
+    sigaction(sig, &next, NULL);
+    raise(sig); /* blocked until this handler returns */
 }
 
 static void install_signal_handlers(void)
@@ -210,7 +225,8 @@ static void *compute_main(void *arg)
     int status = mupc_user_main(user_argc, user_argv);
     /* Where main returned is unknown: no position (NULL, 0), not ours. */
     mupci_gasp_exit_event(GASP_UPC_COLLECTIVE_EXIT, GASP_START, NULL, 0, status);
-    mupci_barrier_internal("final barrier", __FILE__, __LINE__);
+    mupci_rv_main_end();
+    mupci_barrier_exit(__FILE__, __LINE__);
     mupci_gasp_exit_event(GASP_UPC_COLLECTIVE_EXIT, GASP_END, NULL, 0, status);
     atomic_store(&main_returned, 1);
     mupci_engine_request_shutdown(status);

@@ -5,9 +5,14 @@
  *                  others wait in a barrier or compute
  *   exit N         the last thread calls exit(N) before main ends
  *   crash          the last thread dereferences NULL while others wait
+ *   raise SIG      the last thread raises signal SIG (11 SIGSEGV, 7 SIGBUS)
+ *                  while the others wait in a barrier
+ *   pid            every thread prints its process id, then waits in a
+ *                  barrier until a signal from outside ends the job
  *   idle S         every thread sleeps S seconds, then returns 0
  */
 #include <upc.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -49,6 +54,24 @@ int main(int argc, char **argv)
             usleep(100000);
             *(volatile int *)(uintptr_t)arg = 1; /* arg is 0: a NULL store */
         }
+        upc_barrier();
+        return 99;
+    }
+    if (!strcmp(mode, "raise")) {
+        if (last) {
+            usleep(100000);
+            raise(arg);
+            fprintf(stderr, "FAIL: thread %d survived raise(%d)\n", MYTHREAD, arg);
+        }
+        upc_barrier();
+        return 99;
+    }
+    if (!strcmp(mode, "pid")) {
+        printf("thread %d pid %ld\n", MYTHREAD, (long)getpid());
+        fflush(stdout);
+        if (last)
+            for (;;) /* computing, never entering the runtime */
+                usleep(1000);
         upc_barrier();
         return 99;
     }

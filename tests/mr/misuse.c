@@ -6,6 +6,7 @@
 #include <upc.h>
 #include <upc_atomic.h>
 #include <upc_collective.h>
+#include <upc_nb.h>
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
@@ -49,6 +50,23 @@ int main(int argc, char **argv)
         upc_free(p); /* LINE_never-allocated */
     } else if (!strcmp(mode, "free-static")) {
         upc_free(MUPC_BASE(cells)); /* LINE_free-static */
+    } else if (!strcmp(mode, "free-other-thread")) {
+        mupc_ptr_t p = upc_global_alloc(THREADS, 64);
+        p.thread = 1;
+        upc_free(p); /* LINE_free-other-thread */
+    } else if (!strcmp(mode, "free-fabricated")) {
+        mupc_ptr_t p = upc_global_alloc(THREADS, 64);
+        p.thread = 1;
+        p.addr += 1 << 20; /* free heap space */
+        upc_free(p); /* LINE_free-fabricated */
+    } else if (!strcmp(mode, "free-phase")) {
+        mupc_ptr_t p = upc_global_alloc(THREADS, 64);
+        p.phase = 3;
+        upc_free(p); /* LINE_free-phase */
+    } else if (!strcmp(mode, "free-huge")) {
+        mupc_ptr_t p = upc_alloc(64);
+        p.addr += (uint64_t)1 << 40;
+        upc_free(p); /* LINE_free-huge */
     } else if (!strcmp(mode, "free-interior")) {
         mupc_ptr_t p = upc_alloc(64);
         upc_free(mupc_ptr_add(p, 1, sizeof(long), 0)); /* LINE_free-interior */
@@ -57,7 +75,7 @@ int main(int argc, char **argv)
     } else if (!strcmp(mode, "local-exhausted")) {
         (void)upc_alloc((size_t)1 << 40); /* LINE_local-exhausted */
     } else if (!strcmp(mode, "all-alloc-mismatch")) {
-        (void)upc_all_alloc(MYTHREAD == 1 ? 2 : 1, 8);
+        (void)upc_all_alloc(MYTHREAD == 1 ? 2 : 1, 8); /* LINE_all-alloc-mismatch */
     } else if (!strcmp(mode, "unlock-not-held")) {
         upc_lock_t l = upc_all_lock_alloc();
         upc_unlock(l); /* LINE_unlock-not-held */
@@ -102,6 +120,57 @@ int main(int argc, char **argv)
         upc_all_prefix_reduceL(dst, MUPC_BASE(cells), UPC_ADD, 4, 4, NULL, 0); /* LINE_coll-prefix-shifted */
     } else if (!strcmp(mode, "coll-too-big")) {
         upc_all_broadcast(MUPC_BASE(cells), MUPC_BASE(cells), (size_t)1 << 40, 0); /* LINE_coll-too-big */
+    } else if (!strcmp(mode, "coll-other-root")) {
+        upc_all_broadcast(MUPC_BASE(cells), mupc_ptr_index(MUPC_BASE(cells), (size_t)MYTHREAD % 2 * 4, sizeof(long), 4), 8, 0); /* LINE_coll-other-root */
+    } else if (!strcmp(mode, "coll-other-flags")) {
+        upc_all_broadcast(MUPC_BASE(cells), MUPC_BASE(cells), 8, MYTHREAD == 1 ? UPC_IN_NOSYNC : 0); /* LINE_coll-other-flags */
+    } else if (!strcmp(mode, "coll-other-call")) {
+        if (MYTHREAD == 1)
+            upc_all_gather(MUPC_BASE(cells), MUPC_BASE(cells), 8, 0);
+        else
+            upc_all_broadcast(MUPC_BASE(cells), MUPC_BASE(cells), 8, 0); /* LINE_coll-other-call */
+    } else if (!strcmp(mode, "coll-other-nbytes")) {
+        upc_all_broadcast(MUPC_BASE(cells), MUPC_BASE(cells), MYTHREAD == 1 ? 16 : 8, UPC_IN_NOSYNC | UPC_OUT_NOSYNC); /* LINE_coll-other-nbytes */
+    } else if (!strcmp(mode, "coll-other-op")) {
+        upc_all_reduceL(MUPC_BASE(cells), MUPC_BASE(cells), MYTHREAD == 1 ? UPC_MAX : UPC_ADD, 4, 4, NULL, 0); /* LINE_coll-other-op */
+    } else if (!strcmp(mode, "exit-in-all-alloc")) {
+        if (MYTHREAD == 0)
+            return 0;
+        (void)upc_all_alloc(1, 8); /* LINE_exit-in-all-alloc */
+    } else if (!strcmp(mode, "exit-in-nosync")) {
+        if (MYTHREAD == 0)
+            return 0;
+        upc_all_gather(MUPC_BASE(cells), MUPC_BASE(cells), 8, UPC_IN_NOSYNC | UPC_OUT_NOSYNC); /* LINE_exit-in-nosync */
+    } else if (!strcmp(mode, "memget-null")) {
+        upc_memget(NULL, MUPC_BASE(cells), 8); /* LINE_memget-null */
+    } else if (!strcmp(mode, "memput-null")) {
+        upc_memput(MUPC_BASE(cells), NULL, 8); /* LINE_memput-null */
+    } else if (!strcmp(mode, "memget-nb-null")) {
+        upc_sync(upc_memget_nb(NULL, MUPC_BASE(cells), 8)); /* LINE_memget-nb-null */
+    } else if (!strcmp(mode, "memput-nbi-near-null")) {
+        upc_memput_nbi(MUPC_BASE(cells), (const char *)NULL + 64, 8); /* LINE_memput-nbi-near-null */
+        upc_synci();
+    } else if (!strcmp(mode, "skip-barrier")) {
+        if (MYTHREAD == 0)
+            return 0;
+        upc_barrier(); /* LINE_skip-barrier */
+    } else if (!strcmp(mode, "extra-barrier")) {
+        upc_barrier();
+        if (MYTHREAD == 1)
+            upc_barrier(3); /* LINE_extra-barrier */
+        return 0;
+    } else if (!strcmp(mode, "exit-in-wait")) {
+        if (MYTHREAD == THREADS - 1)
+            return 0;
+        upc_notify();
+        upc_wait(); /* LINE_exit-in-wait */
+    } else if (!strcmp(mode, "exit-in-collective")) {
+        if (MYTHREAD == 0)
+            return 0;
+        upc_all_broadcast(MUPC_BASE(cells), MUPC_BASE(cells), 8, UPC_IN_ALLSYNC); /* LINE_exit-in-collective */
+    } else if (!strcmp(mode, "exit-after-notify")) {
+        upc_notify();
+        return 0;
     } else {
         fprintf(stderr, "misuse: unknown mode '%s'\n", mode);
         return 2;

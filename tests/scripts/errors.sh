@@ -27,7 +27,11 @@ check null 2 'null pointer-to-shared'
 check bad-handle 2 'upc_sync: handle 0x12345678abcd is not an outstanding transfer'
 check double-free 2 'upc_free: the pointer-to-shared \(thread 0, offset [0-9]+, phase 0\) was freed already \(double free\)'
 check never-allocated 1 'upc_free: .* was never allocated'
-check free-static 2 'upc_free: .* does not point into the shared heap'
+check free-static 2 'upc_free: .* points into static shared data, which cannot be freed'
+check free-other-thread 2 "upc_free: the pointer-to-shared \\(thread 1, offset [0-9]+, phase 0\\) points at thread 1's part of a block from upc_global_alloc or upc_all_alloc: free the pointer the allocation returned \\(thread 0\\)"
+check free-fabricated 2 'upc_free: the pointer-to-shared \(thread 1, offset [0-9]+, phase 0\) was never allocated \(it points into free heap space\)'
+check free-phase 2 'upc_free: the pointer-to-shared \(thread 0, offset [0-9]+, phase 3\) has phase 3: free the pointer the allocation returned \(phase 0\)'
+check free-huge 2 'upc_free: the pointer-to-shared \(thread [01], offset [0-9]+, phase 0\) lies beyond the end of the shared segment'
 check free-interior 2 'upc_free: .* points inside an allocated block, not at its start'
 check heap-exhausted 2 'upc_global_alloc: out of shared memory: asked for 1099511627776 bytes per thread, but the symmetric heap has [0-9]+ bytes free and its largest free block is [0-9]+ bytes; raise segment_size'
 check local-exhausted 1 'upc_alloc: out of shared memory: asked for 1099511627776 bytes per thread, but the local .* heap has [0-9]+ bytes free.*raise local_heap_percent'
@@ -46,8 +50,44 @@ check coll-func-null 2 'upc_all_reduceI: operation UPC_NONCOMM_FUNC \(0x10000\):
 check coll-prefix-shifted 2 'upc_all_prefix_reduceL: dst starts at thread 1 phase 0 but src at thread 0 phase 0'
 check coll-too-big 2 'upc_all_broadcast: dst block: 1099511627776 bytes at thread [01], offset [0-9]+ lie outside the shared segment'
 
-# a collective called differently on two threads: thread 0 names both calls
-run 2 60 "$prog" all-alloc-mismatch
-expect_failure "all-alloc-mismatch fails"
-expect_output "all-alloc-mismatch names both calls" 'collective call number 1 differs between threads: thread [01] called upc_all_alloc\(0x8, 0x[12]\) at line [0-9]+, thread [01] called upc_all_alloc\(0x(10|8), 0x[12]\)'
+# a null private pointer in a bulk transfer, local and remote
+check memget-null 2 'upc_memget: the private destination is a null pointer \(8 bytes\)'
+check memput-null 2 'upc_memput: the private source is a null pointer \(8 bytes\)'
+check memget-nb-null 2 'upc_memget_nb: the private destination is a null pointer \(8 bytes\)'
+check memput-nbi-near-null 2 'upc_memput_nb: the private source 0x40 lies in the first 4096 bytes of memory'
+
+# a thread leaves main while others wait in a barrier: the waiting thread
+# names where it waits (the exit barrier is not a user barrier)
+left='thread [0-9] reached the end of main while thread [0-9] waits in'
+check skip-barrier 2 "thread 0 reached the end of main while thread 1 waits in upc_barrier at .*misuse.c:$(line_of skip-barrier);"
+check skip-barrier 4 "thread 0 reached the end of main while thread [1-3] waits in upc_barrier at "
+check extra-barrier 3 "thread [02] reached the end of main while thread 1 waits in upc_barrier at .*misuse.c:$(line_of extra-barrier);"
+check exit-in-wait 3 "thread 2 reached the end of main while thread [01] waits in upc_wait at "
+check exit-in-collective 2 "thread 0 reached the end of main while thread 1 waits in upc_all_broadcast at "
+run 2 60 "$prog" exit-after-notify
+expect_failure "exit-after-notify fails"
+expect_output "exit-after-notify names the problem" 'main returned between upc_notify and upc_wait'
+
+# a collective call that differs between threads: thread 0 names both
+# calls with their arguments and each thread's file:line
+differ() { # differ MODE THREADS CALL0 CALL1 (the calls' regexes, without file:line)
+    at="at [^ ]*misuse.c:$(line_of "$1")"
+    run "$2" 60 "$prog" "$1"
+    expect_failure "$1 ($2 threads) fails"
+    expect_output "$1 names both calls" "collective call number 1 differs between threads: thread [0-9] called ($3 $at, thread [0-9] called $4|$4 $at, thread [0-9] called $3) $at; every thread must make the same collective calls"
+}
+differ all-alloc-mismatch 2 'upc_all_alloc\(nblocks=1, nbytes=8\)' 'upc_all_alloc\(nblocks=2, nbytes=8\)'
+differ coll-other-root 2 'upc_all_broadcast\(nbytes=8, root=0, flags=0\)' 'upc_all_broadcast\(nbytes=8, root=1, flags=0\)'
+differ coll-other-flags 2 'upc_all_broadcast\(nbytes=8, root=0, flags=0\)' 'upc_all_broadcast\(nbytes=8, root=0, flags=0x1\)'
+differ coll-other-nbytes 2 'upc_all_broadcast\(nbytes=8, root=0, flags=0x5\)' 'upc_all_broadcast\(nbytes=16, root=0, flags=0x5\)'
+differ coll-other-op 3 'upc_all_reduceL\(op=0x1, nelems=4, blk_size=4, dst thread=0, flags=0\)' 'upc_all_reduceL\(op=0x100, nelems=4, blk_size=4, dst thread=0, flags=0\)'
+# broadcast on one thread, gather on another (different lines)
+run 2 60 "$prog" coll-other-call
+expect_failure "coll-other-call fails"
+expect_output "coll-other-call names both calls" "collective call number 1 differs between threads: thread [01] called upc_all_(broadcast|gather)\\(nbytes=8, root=0, flags=0\\) at [^ ]*misuse.c:[0-9]+, thread [01] called upc_all_(gather|broadcast)\\(nbytes=8, root=0, flags=0\\) at [^ ]*misuse.c:[0-9]+;"
+expect_output "coll-other-call names both" "broadcast.*gather|gather.*broadcast"
+# a collective call while another thread has left main
+check exit-in-all-alloc 2 "thread 0 reached the end of main while thread 1 waits in upc_all_alloc at [^ ]*misuse.c:$(line_of exit-in-all-alloc);"
+check exit-in-all-alloc 4 "thread 0 reached the end of main while thread [1-3] waits in upc_all_alloc at "
+check exit-in-nosync 3 "thread 0 reached the end of main while thread [12] waits in upc_all_gather at [^ ]*misuse.c:$(line_of exit-in-nosync);"
 finish

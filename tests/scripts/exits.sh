@@ -16,4 +16,36 @@ for n in 2 4; do
     expect_failure "a crashing thread ends the job ($n threads)"
     expect_output "the crash is reported ($n threads)" "thread $((n - 1)): fatal signal 11"
 done
+# a signal raised by user code: restore the previous handler and raise it
+# again, so the process dies of it and the launcher ends the job
+for sig in 11 7; do
+    run 2 60 "$prog" raise $sig
+    expect_failure "raise($sig) ends the job"
+    expect_output "raise($sig) is reported" "thread 1: fatal signal $sig"
+    if grep -q "survived raise" "$out"; then fail "raise($sig): the thread went on"; fi
+done
+
+# kill -SIG from outside to thread T of an N-thread job; the signal may land
+# on either pthread (the waiting threads' communication pthread, often)
+# kill_one N T SIG
+kill_one() {
+    timeout -k 5 60 "$MPIRUN" -n "$1" "$prog" pid > "$out" 2>&1 &
+    job=$!
+    pid=
+    for i in $(seq 300); do
+        pid=$(sed -n "s/^thread $2 pid //p" "$out")
+        [ -n "$pid" ] && break
+        sleep 0.1
+    done
+    [ -n "$pid" ] && kill -"$3" "$pid"
+    wait $job
+    rc=$?
+}
+for t in 0 2; do
+    kill_one 3 $t SEGV
+    expect_failure "kill -SEGV of thread $t ends the job"
+    expect_output "kill -SEGV of thread $t is reported" "thread $t: fatal signal 11"
+done
+kill_one 2 1 BUS
+expect_failure "kill -BUS ends the job"
 finish

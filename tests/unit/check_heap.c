@@ -123,6 +123,19 @@ START_TEST(bad_frees_are_classified)
 }
 END_TEST
 
+START_TEST(check_classifies_without_freeing)
+{
+    uint64_t a = mupci_heap_alloc(heap, 512);
+    ck_assert_int_eq(mupci_heap_check(heap, a), MUPCI_HEAP_OK);
+    ck_assert_int_eq(mupci_heap_check(heap, a + 64), MUPCI_HEAP_INTERIOR);
+    ck_assert_int_eq(mupci_heap_check(heap, a + 4096), MUPCI_HEAP_NEVER_ALLOCATED);
+    ck_assert_int_eq(mupci_heap_check(heap, END + 64), MUPCI_HEAP_OUTSIDE);
+    ck_assert_uint_eq(mupci_heap_block_bytes(heap, a), 512); /* still live */
+    ck_assert_int_eq(mupci_heap_free(heap, a), MUPCI_HEAP_OK);
+    ck_assert_int_eq(mupci_heap_check(heap, a), MUPCI_HEAP_DOUBLE_FREE);
+}
+END_TEST
+
 START_TEST(empty_heap_refuses_everything)
 {
     mupci_heap_t *h = mupci_heap_create(4096, 4096, 64);
@@ -185,6 +198,7 @@ int main(void)
     tcase_add_test(tc, exhaustion_returns_zero);
     tcase_add_test(tc, fragmentation_blocks_large_request);
     tcase_add_test(tc, bad_frees_are_classified);
+    tcase_add_test(tc, check_classifies_without_freeing);
     tcase_add_test(tc, empty_heap_refuses_everything);
     tcase_add_test(tc, random_mix_never_overlaps);
     suite_add_tcase(s, tc);
