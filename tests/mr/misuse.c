@@ -41,9 +41,14 @@ int main(int argc, char **argv)
     } else if (!strcmp(mode, "bad-handle")) {
         MUPC_SYNC(0x12345678abcdULL); /* LINE_bad-handle */
     } else if (!strcmp(mode, "double-free")) {
-        mupc_ptr_t p = upc_global_alloc(THREADS, 8);
-        upc_free(p);
-        upc_free(p); /* LINE_double-free */
+        /* Thread 0 alone allocates: another thread's allocation could
+         * otherwise reuse the freed block, and the second free would be
+         * legal. */
+        if (MYTHREAD == 0) {
+            mupc_ptr_t p = upc_global_alloc(THREADS, 8);
+            upc_free(p);
+            upc_free(p); /* LINE_double-free */
+        }
     } else if (!strcmp(mode, "never-allocated")) {
         mupc_ptr_t p = upc_global_alloc(THREADS, 8);
         p.addr += 1 << 20; /* free heap space */
