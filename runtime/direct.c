@@ -33,7 +33,7 @@ typedef struct {
     size_t n;
     size_t claimed; /* bytes handed out to copiers */
     size_t copied;  /* bytes copied */
-    volatile int *pending;
+    mupci_op_t *op; /* counted down once the whole job is copied */
 } job_t;
 
 static peer_t *peers;
@@ -127,13 +127,12 @@ void mupci_direct_read(void *dst, int thread, uint64_t offset, size_t n)
         done += copy_piece((char *)dst + done, thread, offset + done, n - done);
 }
 
-void mupci_direct_read_async(void *dst, int thread, uint64_t offset, size_t n,
-                             volatile int *pending)
+void mupci_direct_read_async(void *dst, int thread, uint64_t offset, size_t n, mupci_op_t *op)
 {
     job_t *j = malloc(sizeof *j);
     if (!j)
         mupci_fatal("out of memory");
-    *j = (job_t){dst, thread, offset, n, 0, 0, pending};
+    *j = (job_t){dst, thread, offset, n, 0, 0, op};
     MUPCI_PT(pthread_mutex_lock(&queue_lock));
     if (job_count == job_cap) {
         job_cap = job_cap ? 2 * job_cap : 16;
@@ -164,7 +163,7 @@ static void retire(job_t *j)
             __atomic_store_n(&job_count, job_count - 1, __ATOMIC_RELAXED);
             break;
         }
-    __atomic_fetch_sub(j->pending, 1, __ATOMIC_RELEASE);
+    mupci_op_part_done(j->op);
     free(j);
 }
 

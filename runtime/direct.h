@@ -42,11 +42,12 @@ int mupci_direct_usable(int thread);
  * successful probe is an internal error and ends the job. */
 void mupci_direct_read(void *dst, int thread, uint64_t offset, size_t n);
 
-/* Queue a copy for whoever makes progress next; a finished copy
- * decrements *pending once (atomically: the copier need not hold the
+/* Queue a copy for whoever makes progress next; a finished copy counts
+ * one part of op done (mupci_op_part_done: the copier need not hold the
  * progress lock). */
+struct mupci_op;
 void mupci_direct_read_async(void *dst, int thread, uint64_t offset, size_t n,
-                             volatile int *pending);
+                             struct mupci_op *op);
 /* Any pthread, with or without the progress lock: copy the next piece (at
  * most `piece` bytes) of the oldest queued read.  Returns 1 if it copied
  * something.  The communication pthread calls it outside the progress

@@ -165,7 +165,7 @@ static void send_completed(const send_entry_t *e)
     if (e->buffer)
         buffer_put(e->buffer);
     if (e->op)
-        e->op->pending--;
+        mupci_op_part_done(e->op);
 }
 
 /* Drop the entries whose request MPI has set to MPI_REQUEST_NULL. */
@@ -233,7 +233,7 @@ static int poll_data_recvs(void)
     for (int i = 0; i < ndata; i++) {
         if (data_reqs[i] == MPI_REQUEST_NULL) {
             if (data_ops[i])
-                data_ops[i]->pending--;
+                mupci_op_part_done(data_ops[i]);
             continue;
         }
         data_reqs[kept] = data_reqs[i];
@@ -558,7 +558,7 @@ void mupci_engine_poll(void)
     mupci_engine_unlock();
 }
 
-static int op_done(void *arg) { return ((mupci_op_t *)arg)->pending <= 0; }
+static int op_done(void *arg) { return mupci_op_complete(arg); }
 
 void mupci_engine_wait_op(mupci_op_t *op) { mupci_engine_wait(op_done, op); }
 

@@ -49,7 +49,12 @@ void mupci_engine_lock_for_abort(void);
 
 /* ---- operations: a slot that replies and data fragments count down ---- */
 typedef struct mupci_op {
-    volatile int pending; /* parts still outstanding; 0 = complete */
+    /* Parts still outstanding; 0 = complete.  Counted down by the progress
+     * engine (lock held) and by direct copies (queue lock only), so it is
+     * touched only through the two functions below: the countdown releases
+     * the data a part delivered, the test acquires it, and the user's reads
+     * of the buffer after a sync are ordered after the copy. */
+    int pending;
     void *dst;            /* where GET_REPLY payloads go */
     uint32_t slot;
     uint32_t generation;
@@ -57,6 +62,16 @@ typedef struct mupci_op {
 } mupci_op_t;
 
 mupci_op_t *mupci_op_alloc(int pending, void *dst); /* lock held */
+/* One part of op is complete (its data, if any, is in place). */
+static inline void mupci_op_part_done(mupci_op_t *op)
+{
+    __atomic_fetch_sub(&op->pending, 1, __ATOMIC_RELEASE);
+}
+/* Every part of op is complete. */
+static inline int mupci_op_complete(const mupci_op_t *op)
+{
+    return __atomic_load_n(&op->pending, __ATOMIC_ACQUIRE) <= 0;
+}
 void mupci_op_free(mupci_op_t *op);                  /* lock held */
 mupci_op_t *mupci_op_from_slot(int src, uint32_t slot); /* validated, for handlers */
 uint64_t mupci_op_handle(const mupci_op_t *op);

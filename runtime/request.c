@@ -42,7 +42,7 @@ static void complete(int src, uint32_t slot, uint16_t status, uint64_t w0, uint6
     r->word[0] = w0;
     r->word[1] = w1;
     r->status = status;
-    op->pending--;
+    mupci_op_part_done(op);
 }
 
 void mupci_reply(int dest, uint32_t op, uint16_t status, uint64_t w0, uint64_t w1)

@@ -168,7 +168,7 @@ typedef struct ack_wait {
 static int acked_or_late(void *arg)
 {
     ack_wait_t *w = arg;
-    return w->op->pending <= 0 || mupci_now_ns() > w->deadline_ns;
+    return mupci_op_complete(w->op) || mupci_now_ns() > w->deadline_ns;
 }
 
 static void global_exit(int status)
@@ -188,10 +188,10 @@ static void global_exit(int status)
      * keep us here: after 5 s we end the job the hard way. */
     w.deadline_ns = mupci_now_ns() + 5000000000LL;
     mupci_engine_wait(acked_or_late, &w);
-    if (w.op->pending > 0) {
+    if (!mupci_op_complete(w.op)) {
         fprintf(stderr, "mupc: thread %d: upc_global_exit: %d thread(s) did not answer; "
                         "aborting the job with status %d\n",
-                mupc_mythread, w.op->pending, status);
+                mupc_mythread, __atomic_load_n(&w.op->pending, __ATOMIC_RELAXED), status);
         mupci_abort_job(status);
     }
     mupci_engine_request_shutdown(status);

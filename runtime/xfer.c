@@ -101,7 +101,7 @@ uint64_t mupci_xfer_get_nb(void *dst, int thread, uint64_t offset, size_t n)
     mupci_op_t *op;
     if (direct) {
         op = mupci_op_alloc(1, dst);
-        mupci_direct_read_async(dst, thread, offset, n, &op->pending);
+        mupci_direct_read_async(dst, thread, offset, n, op);
     } else {
         op = start_get_locked(dst, thread, offset, n);
     }
@@ -218,9 +218,9 @@ int mupci_xfer_sync(uint64_t handle, int wait)
         mupci_engine_unlock();
         return -1;
     }
-    if (!wait && op->pending > 0)
+    if (!wait && !mupci_op_complete(op))
         mupci_engine_progress(1);
-    int complete = op->pending <= 0;
+    int complete = mupci_op_complete(op);
     mupci_engine_unlock();
     if (!complete && !wait)
         return 0;
@@ -275,7 +275,7 @@ void mupci_handle_GET_REPLY(int src, const mupci_msg_t *m, const void *payload, 
 {
     mupci_op_t *op = mupci_op_from_slot(src, m->op);
     memcpy(op->dst, payload, len);
-    op->pending--;
+    mupci_op_part_done(op);
 }
 
 void mupci_handle_GET_LARGE_REQ(int src, const mupci_msg_t *m, const void *payload, size_t len)
@@ -331,5 +331,5 @@ void mupci_handle_ACK_REQ(int src, const mupci_msg_t *m, const void *payload, si
 
 void mupci_handle_ACK(int src, const mupci_msg_t *m, const void *payload, size_t len)
 {
-    mupci_op_from_slot(src, m->op)->pending--;
+    mupci_op_part_done(mupci_op_from_slot(src, m->op));
 }
