@@ -85,11 +85,11 @@ static void sobel_row(const image_t *im, size_t i)
 {
     for (size_t j = 1; j < im->n - 1; j++) {
         int d1 = get_o(im, i - 1, j + 1) - get_o(im, i - 1, j - 1);
-        d1 += (get_o(im, i, j + 1) - get_o(im, i, j - 1)) << 1;
+        d1 += 2 * (get_o(im, i, j + 1) - get_o(im, i, j - 1));
         d1 += get_o(im, i + 1, j + 1) - get_o(im, i + 1, j - 1);
 
         int d2 = get_o(im, i - 1, j - 1) - get_o(im, i + 1, j - 1);
-        d2 += (get_o(im, i - 1, j) - get_o(im, i + 1, j)) << 1;
+        d2 += 2 * (get_o(im, i - 1, j) - get_o(im, i + 1, j));
         d2 += get_o(im, i - 1, j + 1) - get_o(im, i + 1, j + 1);
 
         double m = sqrt((double)(d1 * d1 + d2 * d2));

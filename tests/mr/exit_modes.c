@@ -52,7 +52,9 @@ int main(int argc, char **argv)
     if (!strcmp(mode, "crash")) {
         if (last) {
             usleep(100000);
-            *(volatile int *)(uintptr_t)arg = 1; /* arg is 0: a NULL store */
+            /* arg is 0: a store into the unmapped first page (not to NULL
+             * itself, which UBSan's null check would catch first) */
+            *(volatile int *)(uintptr_t)(arg + 8) = 1;
         }
         upc_barrier();
         return 99;
