@@ -1,0 +1,369 @@
+/* main.c -- mupc-translate: UPC source to C that calls <mupc.h>.
+ *
+ *   mupc-translate [--prelude DIR] [--runtime-include DIR] [--clang PATH]
+ *                  [-T N] [-D..] [-U..] [-I..] [-include F] -o OUT.c FILE.upc
+ *
+ * The pipeline (see prelex.h, regions.h, rewrite.h):
+ *   1. clang -E with the translation-time prelude first on the include path;
+ *   2. the prelexer turns UPC syntax into C with layouts in address spaces;
+ *   3. libclang parses it (conversions from `shared void *`, legal in UPC but
+ *      not in C across address spaces, get explicit casts and a second parse);
+ *   4. the rewriter turns shared accesses and declarations into runtime calls;
+ *   5. the output includes the runtime's headers, re-includes every system
+ *      header the user included (never its expansion) and keeps the user's
+ *      file and line with #line.
+ * Errors are compiler-style, `file:line:col: error: ...`, exit status 1. */
+#include "prelex.h"
+#include "regions.h"
+#include "rewrite.h"
+#include "text.h"
+
+#include <clang-c/Index.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#ifndef MUPC_CLANG
+#define MUPC_CLANG "clang"
+#endif
+#ifndef MUPC_PRELUDE_DIR
+#define MUPC_PRELUDE_DIR "/usr/local/share/libmupc/prelude"
+#endif
+#ifndef MUPC_RUNTIME_INCLUDE_DIR
+#define MUPC_RUNTIME_INCLUDE_DIR "/usr/local/include"
+#endif
+
+typedef struct options {
+    const char *prelude, *runtime_include, *clang, *output, *input;
+    int static_threads;
+    const char **cpp; /* preprocessor arguments, in order */
+    int ncpp;
+} options_t;
+
+static void usage(void)
+{
+    fprintf(stderr, "usage: mupc-translate [--prelude DIR] [--runtime-include DIR] [--clang PATH] "
+                    "[-T N] [-DNAME[=V]] [-UNAME] [-IDIR] [-include FILE] -o OUT.c FILE.upc\n");
+    exit(2);
+}
+
+static void parse_options(int argc, char **argv, options_t *o)
+{
+    *o = (options_t){getenv("MUPC_PRELUDE_DIR") ? getenv("MUPC_PRELUDE_DIR") : MUPC_PRELUDE_DIR,
+                     MUPC_RUNTIME_INCLUDE_DIR, MUPC_CLANG, NULL, NULL, 0, NULL, 0};
+    o->cpp = xmalloc((size_t)argc * 2 * sizeof *o->cpp);
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i];
+        int more = i + 1 < argc;
+        if (!strcmp(a, "--prelude") && more)
+            o->prelude = argv[++i];
+        else if (!strcmp(a, "--runtime-include") && more)
+            o->runtime_include = argv[++i];
+        else if (!strcmp(a, "--clang") && more)
+            o->clang = argv[++i];
+        else if (!strcmp(a, "-o") && more)
+            o->output = argv[++i];
+        else if (!strcmp(a, "-T") && more) {
+            char *end;
+            long n = strtol(argv[++i], &end, 10);
+            if (*end || n < 1 || n > 1000000) {
+                fprintf(stderr, "mupc-translate: -T %s: THREADS must be a positive integer\n", argv[i]);
+                exit(2);
+            }
+            o->static_threads = (int)n;
+        } else if ((!strncmp(a, "-D", 2) || !strncmp(a, "-U", 2) || !strncmp(a, "-I", 2)) && a[2])
+            o->cpp[o->ncpp++] = a;
+        else if ((!strcmp(a, "-D") || !strcmp(a, "-U") || !strcmp(a, "-I") || !strcmp(a, "-include")) && more) {
+            o->cpp[o->ncpp++] = a;
+            o->cpp[o->ncpp++] = argv[++i];
+        } else if (a[0] != '-' && !o->input)
+            o->input = a;
+        else
+            usage();
+    }
+    if (!o->input || !o->output)
+        usage();
+}
+
+/* ---- 1. preprocessing ---- */
+
+static char *run_capture(char **argv, size_t *len)
+{
+    int fd[2];
+    if (pipe(fd) != 0) {
+        perror("mupc-translate: pipe");
+        exit(1);
+    }
+    pid_t pid = fork();
+    if (pid == 0) {
+        dup2(fd[1], 1);
+        close(fd[0]);
+        close(fd[1]);
+        execvp(argv[0], argv);
+        fprintf(stderr, "mupc-translate: cannot run %s: %s\n", argv[0], strerror(errno));
+        _exit(127);
+    }
+    close(fd[1]);
+    strbuf_t out;
+    sb_init(&out);
+    char buf[65536];
+    ssize_t n;
+    while ((n = read(fd[0], buf, sizeof buf)) > 0)
+        sb_add(&out, buf, (size_t)n);
+    close(fd[0]);
+    int status;
+    waitpid(pid, &status, 0);
+    if (!WIFEXITED(status) || WEXITSTATUS(status) != 0)
+        exit(1); /* clang said why, file:line first */
+    *len = out.len;
+    return sb_take(&out);
+}
+
+static char *preprocess(const options_t *o, size_t *len)
+{
+    char **argv = xmalloc((size_t)(o->ncpp + 24) * sizeof *argv);
+    int n = 0;
+    char *threads = o->static_threads ? xasprintf("-D__MUPC_STATIC_THREADS=%d", o->static_threads) : NULL;
+    char *prelude_h = xasprintf("%s/mupc_xlate.h", o->prelude);
+    argv[n++] = (char *)o->clang;
+    argv[n++] = "-E";
+    argv[n++] = "-x";
+    argv[n++] = "c";
+    argv[n++] = "-std=gnu17";
+    argv[n++] = "-I";
+    argv[n++] = (char *)o->prelude;
+    argv[n++] = "-idirafter";
+    argv[n++] = (char *)o->runtime_include;
+    if (threads)
+        argv[n++] = threads;
+    argv[n++] = "-include";
+    argv[n++] = prelude_h;
+    for (int i = 0; i < o->ncpp; i++)
+        argv[n++] = (char *)o->cpp[i];
+    argv[n++] = (char *)o->input;
+    argv[n] = NULL;
+    char *text = run_capture(argv, len);
+    free(argv);
+    free(threads);
+    free(prelude_h);
+    return text;
+}
+
+/* ---- 3. parsing, with casts for conversions from shared void * ---- */
+
+static CXTranslationUnit parse(CXIndex index, const char *name, const char *text, size_t len)
+{
+    struct CXUnsavedFile file = {name, text, (unsigned long)len};
+    const char *args[] = {"-x", "c", "-std=gnu17", "-Wno-everything"};
+    CXTranslationUnit tu = NULL;
+    if (clang_parseTranslationUnit2(index, name, args, 4, &file, 1, CXTranslationUnit_None, &tu) !=
+        CXError_Success) {
+        fprintf(stderr, "mupc-translate: libclang could not parse the translation of %s\n", name);
+        exit(1);
+    }
+    return tu;
+}
+
+/* The destination type quoted in an address-space diagnostic. */
+static char *destination_type(const char *msg)
+{
+    const char *q1 = strchr(msg, '\''), *q2 = q1 ? strchr(q1 + 1, '\'') : NULL;
+    const char *q3 = q2 ? strchr(q2 + 1, '\'') : NULL, *q4 = q3 ? strchr(q3 + 1, '\'') : NULL;
+    if (!q4)
+        return NULL;
+    /* initializing / assigning to 'DEST' ...; passing / returning 'SRC' ... 'DEST' */
+    int dest_first = !strncmp(msg, "initializing", 12) || !strncmp(msg, "assigning", 9);
+    return dest_first ? xstrndup(q1 + 1, (size_t)(q2 - q1 - 1)) : xstrndup(q3 + 1, (size_t)(q4 - q3 - 1));
+}
+
+static size_t location_offset(CXSourceLocation loc)
+{
+    CXFile f;
+    unsigned line, col, off;
+    clang_getFileLocation(loc, &f, &line, &col, &off);
+    return off;
+}
+
+static void shift_marks(marked_t *v, size_t n, size_t at, size_t by)
+{
+    for (size_t i = 0; i < n; i++)
+        if (v[i].offset >= at)
+            v[i].offset += by;
+}
+
+/* Print clang's errors at the user's positions; insert the casts that
+ * UPC's implicit conversions need into *text.  Returns the number of other
+ * errors, and sets *casts to the number of casts inserted. */
+static int diagnose(CXTranslationUnit tu, char **text, size_t *len, const regions_t *r, prelex_t *p,
+                    int *casts)
+{
+    int errors = 0;
+    edits_t fix = {0};
+    unsigned n = clang_getNumDiagnostics(tu);
+    for (unsigned i = 0; i < n; i++) {
+        CXDiagnostic d = clang_getDiagnostic(tu, i);
+        enum CXDiagnosticSeverity sev = clang_getDiagnosticSeverity(d);
+        CXString msg_s = clang_getDiagnosticSpelling(d);
+        const char *msg = clang_getCString(msg_s);
+        size_t at = location_offset(clang_getDiagnosticLocation(d));
+        char *dest = strstr(msg, "changes address space of pointer") ? destination_type(msg) : NULL;
+        if (dest && clang_getDiagnosticNumRanges(d) > 0) {
+            CXSourceRange range = clang_getDiagnosticRange(d, clang_getDiagnosticNumRanges(d) - 1);
+            size_t s = location_offset(clang_getRangeStart(range)), e = location_offset(clang_getRangeEnd(range));
+            edits_add(&fix, s, s, xasprintf("(%s)(", dest));
+            edits_add(&fix, e, e, xstrdup(")"));
+            free(dest);
+        } else if (sev >= CXDiagnostic_Error) {
+            const char *file = "<translation>";
+            int line = 0, column = 0;
+            regions_where(r, *text, at, &file, &line, &column);
+            fprintf(stderr, "%s:%d:%d: error: %s\n", file, line, column, msg);
+            errors++;
+            free(dest);
+        }
+        clang_disposeString(msg_s);
+        clang_disposeDiagnostic(d);
+    }
+    *casts = (int)fix.n / 2;
+    if (fix.n && !errors) {
+        for (size_t i = fix.n; i-- > 0;) { /* marks after each insertion move */
+            shift_marks(p->sizeofs, p->nsizeofs, fix.v[i].start + (fix.v[i].text[0] == ')'), strlen(fix.v[i].text));
+            shift_marks(p->pragmas, p->npragmas, fix.v[i].start + 1, strlen(fix.v[i].text));
+        }
+        char *fixed = edits_apply(&fix, *text, *len);
+        free(*text);
+        *text = fixed;
+        *len = strlen(fixed);
+    }
+    edits_free(&fix);
+    return errors;
+}
+
+/* ---- 5. output ---- */
+
+static const char prologue[] =
+    "#include <upc.h>\n#include <upc_collective.h>\n#include <upc_nb.h>\n#include <upc_atomic.h>\n"
+    "#include <upc_castable.h>\n#include <upc_tick.h>\n#include <upc_types.h>\n#include <stddef.h>\n"
+    "/* upc_forall nesting: an inner upc_forall runs every iteration (UPC 1.3 §6.6.2) */\n"
+    "__attribute__((weak)) int mupc_xlate_forall_depth;\n"
+    "static inline int __mupc_forall_enter(void) { return ++mupc_xlate_forall_depth; }\n"
+    "static inline void __mupc_forall_leave(int *depth) { (void)depth; --mupc_xlate_forall_depth; }\n"
+    "static inline int __mupc_affinity(long long i)\n"
+    "{ long long t = mupc_threads; return (int)(((i % t) + t) % t) == mupc_mythread; }\n"
+    "static inline mupc_ptr_t __mupc_member(mupc_ptr_t p, size_t offset)\n"
+    "{ p.addr += offset; p.phase = 0; return p; }\n"
+    "static inline size_t __mupc_localsize(size_t n, size_t block, size_t elem)\n"
+    "{ if (!block) return n * elem; size_t blocks = (n + block - 1) / block;\n"
+    "  return (blocks + (size_t)mupc_threads - 1) / (size_t)mupc_threads * block * elem; }\n";
+
+/* Remove the address-space attributes the prelexer wrote (what is left of
+ * them qualifies types whose objects were rewritten, e.g. typedefs). */
+static void strip_spaces(strbuf_t *out, const char *s, size_t n)
+{
+    static const char attr[] = " __attribute__((address_space(";
+    for (size_t i = 0; i < n;) {
+        if (n - i >= sizeof attr - 1 && !memcmp(s + i, attr, sizeof attr - 1)) {
+            const char *close = strstr(s + i, "))) ");
+            if (close && (size_t)(close - s) < n) {
+                i = (size_t)(close - s) + 4;
+                continue;
+            }
+        }
+        sb_add(out, s + i, 1);
+        i++;
+    }
+}
+
+static char *assemble(const char *text, const regions_t *r, const char *input)
+{
+    strbuf_t out;
+    sb_init(&out);
+    sb_printf(&out, "/* Translated from %s by mupc-translate (libmupc); do not edit. */\n", input);
+    sb_puts(&out, prologue);
+    for (size_t i = 0; i < r->n; i++) {
+        const region_t *g = &r->v[i];
+        if (g->system_entry)
+            sb_printf(&out, "#include \"%s\"\n", g->file);
+        if (!g->translated || g->end <= g->start)
+            continue;
+        sb_printf(&out, "#line %d \"%s\"\n", g->line, g->file);
+        strip_spaces(&out, text + g->start, g->end - g->start);
+    }
+    return sb_take(&out);
+}
+
+static void write_file(const char *path, const char *text)
+{
+    FILE *f = fopen(path, "w");
+    if (!f || fputs(text, f) == EOF || fclose(f) != 0) {
+        fprintf(stderr, "mupc-translate: cannot write %s: %s\n", path, strerror(errno));
+        exit(1);
+    }
+}
+
+static void prelex_errors(const prelex_t *p, const regions_t *r, const char *text)
+{
+    for (size_t i = 0; i < p->nerrors; i++) {
+        const char *file = "<translation>";
+        int line = 0, column = 0;
+        regions_where(r, text, p->errors[i].offset, &file, &line, &column);
+        fprintf(stderr, "%s:%d:%d: error: %s\n", file, line, column, p->errors[i].message);
+    }
+}
+
+int main(int argc, char **argv)
+{
+    options_t o;
+    parse_options(argc, argv, &o);
+    size_t len;
+    char *pp = preprocess(&o, &len);
+    regions_t r;
+    regions_build(&r, pp, len, o.prelude);
+    prelex_t p;
+    prelex_init(&p, o.static_threads);
+    char *text = prelex_run(&p, pp, len, &r);
+    if (p.nerrors) {
+        prelex_errors(&p, &r, pp);
+        return 1;
+    }
+    regions_free(&r);
+    free(pp);
+    len = strlen(text);
+    regions_build(&r, text, len, o.prelude);
+
+    char *name = xasprintf("%s.mupc.c", o.input);
+    CXIndex index = clang_createIndex(0, 0);
+    CXTranslationUnit tu = NULL;
+    for (int round = 0;; round++) {
+        tu = parse(index, name, text, len);
+        int casts = 0;
+        if (diagnose(tu, &text, &len, &r, &p, &casts))
+            return 1;
+        if (!casts)
+            break;
+        clang_disposeTranslationUnit(tu);
+        regions_free(&r);
+        regions_build(&r, text, len, o.prelude);
+        if (round == 3) {
+            fprintf(stderr, "mupc-translate: %s: conversions between pointers-to-shared did not settle\n",
+                    o.input);
+            return 1;
+        }
+    }
+    rewriter_t w = {tu, text, len, &r, &p, {0}, 0, 0};
+    if (rewrite_translation_unit(&w))
+        return 1;
+    char *rewritten = edits_apply(&w.edits, text, len);
+    regions_free(&r);
+    regions_build(&r, rewritten, strlen(rewritten), o.prelude);
+    char *out = assemble(rewritten, &r, o.input);
+    write_file(o.output, out);
+    if (getenv("MUPC_XLATE_KEEP")) /* for debugging the translator */
+        write_file(name, text);
+    clang_disposeTranslationUnit(tu);
+    clang_disposeIndex(index);
+    return 0;
+}

@@ -1,0 +1,450 @@
+/* prelex.c -- the token pass from UPC to parseable C (see prelex.h). */
+#include "prelex.h"
+#include "text.h"
+
+#include <ctype.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+typedef enum { TOK_END, TOK_SPACE, TOK_ID, TOK_NUMBER, TOK_STRING, TOK_PUNCT, TOK_DIRECTIVE } tok_kind_t;
+
+typedef struct tok {
+    tok_kind_t kind;
+    size_t start, end;
+} tok_t;
+
+typedef struct lexer {
+    const char *text;
+    size_t len, pos;
+    int at_line_start;
+} lexer_t;
+
+static tok_t lex(lexer_t *x)
+{
+    const char *t = x->text;
+    size_t p = x->pos, n = x->len;
+    tok_t k = {TOK_END, p, p};
+    if (p >= n)
+        return k;
+    char c = t[p];
+    if (c == '#' && x->at_line_start) { /* a directive: the whole line */
+        while (p < n && t[p] != '\n')
+            p++;
+        k.kind = TOK_DIRECTIVE;
+    } else if (isspace((unsigned char)c)) {
+        while (p < n && isspace((unsigned char)t[p]))
+            p++;
+        k.kind = TOK_SPACE;
+    } else if (isalpha((unsigned char)c) || c == '_' || c == '$') {
+        while (p < n && (isalnum((unsigned char)t[p]) || t[p] == '_' || t[p] == '$'))
+            p++;
+        k.kind = TOK_ID;
+    } else if (isdigit((unsigned char)c) || (c == '.' && p + 1 < n && isdigit((unsigned char)t[p + 1]))) {
+        while (p < n && (isalnum((unsigned char)t[p]) || t[p] == '.' || t[p] == '_' ||
+                         ((t[p] == '+' || t[p] == '-') && strchr("eEpP", t[p - 1]))))
+            p++;
+        k.kind = TOK_NUMBER;
+    } else if (c == '"' || c == '\'') {
+        for (p++; p < n && t[p] != c && t[p] != '\n'; p++)
+            if (t[p] == '\\')
+                p++;
+        p = p < n ? p + 1 : n;
+        k.kind = TOK_STRING;
+    } else {
+        p++;
+        k.kind = TOK_PUNCT;
+    }
+    k.end = p;
+    if (k.kind == TOK_SPACE)
+        x->at_line_start = memchr(t + k.start, '\n', p - k.start) != NULL || x->at_line_start;
+    else
+        x->at_line_start = 0;
+    if (k.kind == TOK_DIRECTIVE)
+        x->at_line_start = 0;
+    x->pos = p;
+    return k;
+}
+
+static int tok_is(const lexer_t *x, tok_t k, const char *s)
+{
+    size_t n = strlen(s);
+    return k.end - k.start == n && !memcmp(x->text + k.start, s, n);
+}
+
+/* The next token that is not white space, without consuming it. */
+static tok_t peek(lexer_t *x)
+{
+    lexer_t copy = *x;
+    tok_t k;
+    do
+        k = lex(&copy);
+    while (k.kind == TOK_SPACE);
+    return k;
+}
+
+/* Only the newlines of [start, end): what a removed stretch leaves behind. */
+static void add_newlines(strbuf_t *out, const char *text, size_t start, size_t end)
+{
+    for (size_t i = start; i < end; i++)
+        if (text[i] == '\n')
+            sb_add(out, "\n", 1);
+}
+
+/* ---- the pass's state ---- */
+
+typedef struct state {
+    prelex_t *p;
+    lexer_t x;
+    const regions_t *regions;
+    strbuf_t out;
+    int depth;              /* braces */
+    int strict[256];        /* strictness in effect at each depth */
+    size_t *threads_at;     /* input offsets of mupc_threads tokens to write as 1 */
+    size_t nthreads_at;
+    int forall;             /* inside a upc_forall header: its paren depth + 1 */
+    int forall_semis;
+} state_t;
+
+static void error_at(state_t *s, size_t offset, char *message)
+{
+    prelex_t *p = s->p;
+    p->errors = xrealloc(p->errors, (p->nerrors + 1) * sizeof *p->errors);
+    p->errors[p->nerrors++] = (prelex_error_t){offset, message};
+}
+
+static void mark(marked_t **v, size_t *n, size_t offset, int value)
+{
+    *v = xrealloc(*v, (*n + 1) * sizeof **v);
+    (*v)[(*n)++] = (marked_t){offset, value};
+}
+
+static unsigned layout_index(prelex_t *p, block_kind_t kind, const char *block, access_t access,
+                             size_t offset)
+{
+    for (size_t i = 0; i < p->nlayouts; i++) {
+        const layout_t *l = &p->layouts[i];
+        if (l->kind == kind && l->access == access &&
+            (kind != BLOCK_NUMBER || !strcmp(l->block, block)) && kind != BLOCK_STAR)
+            return (unsigned)i;
+    }
+    p->layouts = xrealloc(p->layouts, (p->nlayouts + 1) * sizeof *p->layouts);
+    p->layouts[p->nlayouts] = (layout_t){kind, xstrdup(block ? block : ""), access, offset};
+    return (unsigned)p->nlayouts++;
+}
+
+/* Copy the text of [start, end) raw: for stretches the pass leaves alone. */
+static void copy(state_t *s, size_t start, size_t end) { sb_add(&s->out, s->x.text + start, end - start); }
+
+/* The text of a bracketed group starting at the '[' token open; returns the
+ * offset after the matching ']'. */
+static size_t bracket_group(state_t *s, tok_t open, size_t *inner_start, size_t *inner_end)
+{
+    lexer_t *x = &s->x;
+    int level = 1;
+    *inner_start = open.end;
+    tok_t k;
+    while ((k = lex(x)).kind != TOK_END) {
+        if (tok_is(x, k, "["))
+            level++;
+        else if (tok_is(x, k, "]") && --level == 0)
+            break;
+    }
+    *inner_end = k.start;
+    return k.end;
+}
+
+static char *trimmed(const char *text, size_t start, size_t end)
+{
+    while (start < end && isspace((unsigned char)text[start]))
+        start++;
+    while (end > start && isspace((unsigned char)text[end - 1]))
+        end--;
+    return xstrndup(text + start, end - start);
+}
+
+/* After a file-scope `shared` qualifier run: find THREADS in the array
+ * dimensions of each declarator up to the ';' (lookahead only; the main
+ * loop writes the remembered tokens as 1). */
+static void scan_threads_dims(state_t *s)
+{
+    lexer_t x = s->x;
+    int parens = 0, braces = 0, dim = -1, in_dim = 0, after_init = 0;
+    char *name = NULL;
+    tok_t k;
+    while ((k = lex(&x)).kind != TOK_END) {
+        if (k.kind == TOK_SPACE)
+            continue;
+        if (tok_is(&x, k, ";") && parens == 0 && braces == 0)
+            break;
+        if (tok_is(&x, k, "(")) parens++;
+        if (tok_is(&x, k, ")")) parens--;
+        if (tok_is(&x, k, "{")) braces++;
+        if (tok_is(&x, k, "}")) braces--;
+        if (parens || braces)
+            continue;
+        if (tok_is(&x, k, ",")) { dim = -1; after_init = 0; free(name); name = NULL; continue; }
+        if (tok_is(&x, k, "=")) after_init = 1;
+        if (after_init)
+            continue;
+        if (tok_is(&x, k, "[")) { in_dim++; if (in_dim == 1) dim++; continue; }
+        if (tok_is(&x, k, "]")) { in_dim--; continue; }
+        if (k.kind != TOK_ID)
+            continue;
+        if (!in_dim && dim < 0) {
+            free(name);
+            name = xstrndup(x.text + k.start, k.end - k.start);
+        } else if (in_dim && tok_is(&x, k, "mupc_threads") && name) {
+            if (prelex_threads_dim(s->p, name) >= 0)
+                error_at(s, k.start, xasprintf("THREADS appears in more than one dimension of '%s' "
+                                               "(UPC 1.3 §6.5.2.1: at most one, in the dynamic "
+                                               "THREADS environment)", name));
+            prelex_t *p = s->p;
+            p->threads_dims = xrealloc(p->threads_dims, (p->nthreads_dims + 1) * sizeof *p->threads_dims);
+            p->threads_dims[p->nthreads_dims++] = (threads_dim_t){xstrdup(name), dim};
+            s->threads_at = xrealloc(s->threads_at, (s->nthreads_at + 1) * sizeof *s->threads_at);
+            s->threads_at[s->nthreads_at++] = k.start;
+        }
+    }
+    free(name);
+}
+
+/* A run of strict / relaxed / shared [layout] starting at token first. */
+static void qualifier_run(state_t *s, tok_t first)
+{
+    lexer_t *x = &s->x;
+    access_t access = ACCESS_DEFAULT;
+    block_kind_t kind = BLOCK_NUMBER;
+    char *block = xstrdup("1");
+    int shared = 0;
+    size_t newlines_from = first.start;
+    tok_t k = first;
+    for (;;) {
+        if (tok_is(x, k, "strict"))
+            access = ACCESS_STRICT;
+        else if (tok_is(x, k, "relaxed"))
+            access = ACCESS_RELAXED;
+        else if (tok_is(x, k, "shared")) {
+            shared = 1;
+            tok_t n = peek(x);
+            if (tok_is(x, n, "[")) {
+                while (lex(x).kind == TOK_SPACE)
+                    ;
+                size_t a, b;
+                bracket_group(s, n, &a, &b);
+                free(block);
+                block = trimmed(x->text, a, b);
+                kind = !*block ? BLOCK_INDEFINITE : !strcmp(block, "*") ? BLOCK_STAR : BLOCK_NUMBER;
+            }
+        }
+        tok_t n = peek(x);
+        if (!(tok_is(x, n, "strict") || tok_is(x, n, "relaxed") || tok_is(x, n, "shared")))
+            break;
+        while ((k = lex(x)).kind == TOK_SPACE)
+            ;
+    }
+    add_newlines(&s->out, x->text, newlines_from, x->pos);
+    if (!shared) {
+        error_at(s, first.start, xasprintf("'%s' qualifies only shared types; add 'shared'",
+                                           access == ACCESS_STRICT ? "strict" : "relaxed"));
+    } else {
+        unsigned i = layout_index(s->p, kind, block, access, first.start);
+        sb_printf(&s->out, " __attribute__((address_space(%u))) ", LAYOUT_BASE + i);
+        if (s->depth == 0 && !s->p->static_threads)
+            scan_threads_dims(s);
+    }
+    free(block);
+}
+
+/* upc_barrier / upc_notify / upc_wait [expr] ; */
+static void sync_statement(state_t *s, tok_t word)
+{
+    lexer_t *x = &s->x;
+    const char *call = tok_is(x, word, "upc_barrier") ? "mupc_barrier"
+                       : tok_is(x, word, "upc_notify") ? "mupc_notify" : "mupc_wait";
+    size_t start = x->pos;
+    int parens = 0;
+    tok_t k;
+    while ((k = lex(x)).kind != TOK_END) {
+        if (tok_is(x, k, "(")) parens++;
+        if (tok_is(x, k, ")")) parens--;
+        if (tok_is(x, k, ";") && parens <= 0)
+            break;
+    }
+    char *expr = trimmed(x->text, start, k.start);
+    if (*expr)
+        sb_printf(&s->out, "%s(1, (int)(", call), copy(s, start, k.start),
+            sb_puts(&s->out, "), __FILE__, __LINE__);");
+    else
+        sb_printf(&s->out, "%s(0, 0, __FILE__, __LINE__);", call), add_newlines(&s->out, x->text, start, k.start);
+    free(expr);
+}
+
+/* The affinity of a upc_forall: from after its third ';' to its ')'. */
+static void forall_affinity(state_t *s)
+{
+    lexer_t *x = &s->x;
+    size_t start = x->pos;
+    int parens = 1;
+    tok_t k;
+    while ((k = lex(x)).kind != TOK_END) {
+        if (tok_is(x, k, "(")) parens++;
+        if (tok_is(x, k, ")") && --parens == 0)
+            break;
+    }
+    char *aff = trimmed(x->text, start, k.start);
+    if (!*aff || !strcmp(aff, "continue")) {
+        sb_puts(&s->out, ") if (__mupc_forall_any()) ; else ");
+        add_newlines(&s->out, x->text, start, k.start);
+    } else {
+        sb_puts(&s->out, ") if (__mupc_forall_skip(");
+        copy(s, start, k.start);
+        sb_puts(&s->out, ")) ; else ");
+    }
+    free(aff);
+    s->forall = 0;
+}
+
+static void pragma_line(state_t *s, tok_t k)
+{
+    const char *t = s->x.text + k.start;
+    size_t n = k.end - k.start;
+    char *line = xstrndup(t, n);
+    char w1[32] = "", w2[32] = "", w3[32] = "";
+    int words = sscanf(line, "# pragma %31s %31s %31s", w1, w2, w3);
+    if (words >= 2 && !strcmp(w1, "upc") && (!strcmp(w2, "strict") || !strcmp(w2, "relaxed"))) {
+        int strict = !strcmp(w2, "strict");
+        s->strict[s->depth] = strict;
+        mark(&s->p->pragmas, &s->p->npragmas, s->out.len, strict);
+    } else {
+        copy(s, k.start, k.end);
+    }
+    free(line);
+}
+
+static int translated(const state_t *s, size_t offset)
+{
+    const region_t *g = regions_at(s->regions, offset);
+    return g && g->translated;
+}
+
+static int remembered_threads(const state_t *s, size_t offset)
+{
+    for (size_t i = 0; i < s->nthreads_at; i++)
+        if (s->threads_at[i] == offset)
+            return 1;
+    return 0;
+}
+
+static void identifier(state_t *s, tok_t k)
+{
+    lexer_t *x = &s->x;
+    if (tok_is(x, k, "shared") || tok_is(x, k, "strict") || tok_is(x, k, "relaxed"))
+        qualifier_run(s, k);
+    else if (tok_is(x, k, "upc_forall")) {
+        sb_puts(&s->out, "for");
+        s->forall = 1;
+        s->forall_semis = 0;
+    } else if (tok_is(x, k, "upc_barrier") || tok_is(x, k, "upc_notify") || tok_is(x, k, "upc_wait"))
+        sync_statement(s, k);
+    else if (tok_is(x, k, "upc_fence"))
+        sb_puts(&s->out, "mupc_fence(__FILE__, __LINE__)");
+    else if (tok_is(x, k, "upc_localsizeof") || tok_is(x, k, "upc_blocksizeof") ||
+             tok_is(x, k, "upc_elemsizeof")) {
+        int kind = tok_is(x, k, "upc_localsizeof") ? SIZEOF_LOCAL
+                   : tok_is(x, k, "upc_blocksizeof") ? SIZEOF_BLOCK : SIZEOF_ELEM;
+        mark(&s->p->sizeofs, &s->p->nsizeofs, s->out.len, kind);
+        sb_puts(&s->out, "sizeof");
+    } else if (remembered_threads(s, k.start))
+        sb_puts(&s->out, "1");
+    else
+        copy(s, k.start, k.end);
+}
+
+static void punctuation(state_t *s, tok_t k)
+{
+    lexer_t *x = &s->x;
+    if (tok_is(x, k, "{") && s->depth < 255) {
+        s->depth++;
+        s->strict[s->depth] = s->strict[s->depth - 1];
+    } else if (tok_is(x, k, "}") && s->depth > 0) {
+        if (s->strict[s->depth] != s->strict[s->depth - 1])
+            mark(&s->p->pragmas, &s->p->npragmas, s->out.len + 1, s->strict[s->depth - 1]);
+        s->depth--;
+    }
+    if (s->forall) {
+        if (tok_is(x, k, "("))
+            s->forall++;
+        else if (tok_is(x, k, ")"))
+            s->forall--;
+        else if (tok_is(x, k, ";") && s->forall == 2 && ++s->forall_semis == 3) {
+            forall_affinity(s);
+            return;
+        }
+    }
+    copy(s, k.start, k.end);
+}
+
+void prelex_init(prelex_t *p, int static_threads)
+{
+    *p = (prelex_t){0};
+    p->static_threads = static_threads;
+    mark(&p->pragmas, &p->npragmas, 0, 0); /* relaxed unless a pragma says otherwise */
+    layout_index(p, BLOCK_NUMBER, "1", ACCESS_DEFAULT, 0);
+}
+
+char *prelex_run(prelex_t *p, const char *text, size_t len, const regions_t *r)
+{
+    state_t s = {.p = p, .x = {text, len, 0, 1}, .regions = r};
+    sb_init(&s.out);
+    tok_t k;
+    while ((k = lex(&s.x)).kind != TOK_END) {
+        if (k.kind == TOK_DIRECTIVE && !strncmp(text + k.start, "#pragma upc", 11)) {
+            pragma_line(&s, k);
+            continue;
+        }
+        if (!translated(&s, k.start) || k.kind == TOK_DIRECTIVE) {
+            copy(&s, k.start, k.end);
+            continue;
+        }
+        if (k.kind == TOK_ID)
+            identifier(&s, k);
+        else if (k.kind == TOK_PUNCT)
+            punctuation(&s, k);
+        else
+            copy(&s, k.start, k.end);
+    }
+    free(s.threads_at);
+    return sb_take(&s.out);
+}
+
+const layout_t *prelex_layout(const prelex_t *p, unsigned k)
+{
+    if (k < LAYOUT_BASE || k - LAYOUT_BASE >= p->nlayouts)
+        return NULL;
+    return &p->layouts[k - LAYOUT_BASE];
+}
+
+int prelex_strict_at(const prelex_t *p, size_t offset)
+{
+    int strict = 0;
+    for (size_t i = 0; i < p->npragmas && p->pragmas[i].offset <= offset; i++)
+        strict = p->pragmas[i].value;
+    return strict;
+}
+
+int prelex_sizeof_at(const prelex_t *p, size_t offset)
+{
+    for (size_t i = 0; i < p->nsizeofs; i++)
+        if (p->sizeofs[i].offset == offset)
+            return p->sizeofs[i].value;
+    return 0;
+}
+
+int prelex_threads_dim(const prelex_t *p, const char *name)
+{
+    for (size_t i = 0; i < p->nthreads_dims; i++)
+        if (!strcmp(p->threads_dims[i].name, name))
+            return p->threads_dims[i].dim;
+    return -1;
+}

@@ -1,0 +1,2 @@
+/* <upc.h> at translation time: see mupc_xlate.h. */
+#include "mupc_xlate.h"

@@ -1,0 +1,2 @@
+/* <upc_nb.h> at translation time: see mupc_xlate.h. */
+#include "mupc_xlate.h"

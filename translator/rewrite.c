@@ -1,0 +1,1335 @@
+/* rewrite.c -- shared accesses, pointers-to-shared and UPC declarations
+ * become <mupc.h> calls (see rewrite.h).
+ *
+ * gen() returns the translated text of an expression, built bottom-up from
+ * its children; statements queue one edit per top-level expression and
+ * declarations are replaced whole.  Every generated runtime call passes
+ * __FILE__ and __LINE__, which the output's #line directives make the
+ * user's own position. */
+#include "rewrite.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define UPC_MAX_BLOCK 4194304ULL /* UPC_MAX_BLOCK_SIZE, as the prelude defines it */
+
+/* ================================================================ */
+/* Positions, text and messages                                     */
+/* ================================================================ */
+
+static size_t offset_of(CXSourceLocation loc)
+{
+    CXFile file;
+    unsigned line, column, offset;
+    clang_getFileLocation(loc, &file, &line, &column, &offset);
+    return offset;
+}
+
+static void extent(CXCursor c, size_t *start, size_t *end)
+{
+    CXSourceRange r = clang_getCursorExtent(c);
+    *start = offset_of(clang_getRangeStart(r));
+    *end = offset_of(clang_getRangeEnd(r));
+}
+
+static size_t start_of(CXCursor c)
+{
+    size_t s, e;
+    extent(c, &s, &e);
+    return s;
+}
+
+static char *source(rewriter_t *w, CXCursor c)
+{
+    size_t s, e;
+    extent(c, &s, &e);
+    return xstrndup(w->text + s, e > s ? e - s : 0);
+}
+
+static void report(rewriter_t *w, size_t offset, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+static void report(rewriter_t *w, size_t offset, const char *fmt, ...)
+{
+    const char *file = "<translation>";
+    int line = 0, column = 0;
+    regions_where(w->regions, w->text, offset, &file, &line, &column);
+    fprintf(stderr, "%s:%d:%d: error: ", file, line, column);
+    va_list ap;
+    va_start(ap, fmt);
+    vfprintf(stderr, fmt, ap);
+    va_end(ap);
+    fputc('\n', stderr);
+    w->errors++;
+}
+
+static int translated(rewriter_t *w, CXCursor c)
+{
+    const region_t *g = regions_at(w->regions, start_of(c));
+    return g && g->translated;
+}
+
+/* ---- children ---- */
+
+typedef struct kids {
+    CXCursor *v;
+    int n;
+} kids_t;
+
+static enum CXChildVisitResult collect(CXCursor c, CXCursor parent, CXClientData data)
+{
+    kids_t *k = data;
+    k->v = xrealloc(k->v, (size_t)(k->n + 1) * sizeof *k->v);
+    k->v[k->n++] = c;
+    return CXChildVisit_Continue;
+}
+
+/* The children of c; with exprs_only, only its expressions. */
+static kids_t children(CXCursor c, int exprs_only)
+{
+    kids_t all = {NULL, 0}, k = {NULL, 0};
+    clang_visitChildren(c, collect, &all);
+    if (!exprs_only)
+        return all;
+    for (int i = 0; i < all.n; i++)
+        if (clang_isExpression(clang_getCursorKind(all.v[i])))
+            collect(all.v[i], c, &k);
+    free(all.v);
+    return k;
+}
+
+/* ================================================================ */
+/* Types                                                             */
+/* ================================================================ */
+
+static CXType canon(CXType t) { return clang_getCanonicalType(t); }
+
+static int is_array(CXType t)
+{
+    enum CXTypeKind k = canon(t).kind;
+    return k == CXType_ConstantArray || k == CXType_IncompleteArray || k == CXType_VariableArray;
+}
+
+/* The address space of t's layout, looking through array levels (libclang
+ * reports an array's address space on the array, not its element). */
+static unsigned layout_space(rewriter_t *w, CXType t)
+{
+    for (t = canon(t);;) {
+        unsigned a = clang_getAddressSpace(t);
+        if (prelex_layout(w->prelex, a))
+            return a;
+        if (!is_array(t))
+            return 0;
+        t = canon(clang_getArrayElementType(t));
+    }
+}
+
+static int is_shared(rewriter_t *w, CXType t) { return layout_space(w, t) != 0; }
+
+static int is_pts(rewriter_t *w, CXType t)
+{
+    t = canon(t);
+    return t.kind == CXType_Pointer && is_shared(w, clang_getPointeeType(t));
+}
+
+static int contains_pts(rewriter_t *w, CXType t)
+{
+    t = canon(t);
+    if (t.kind == CXType_Pointer)
+        return is_pts(w, t) || contains_pts(w, clang_getPointeeType(t));
+    if (is_array(t))
+        return contains_pts(w, clang_getArrayElementType(t));
+    if (t.kind == CXType_FunctionProto || t.kind == CXType_FunctionNoProto) {
+        if (contains_pts(w, clang_getResultType(t)))
+            return 1;
+        for (int i = 0; i < clang_getNumArgTypes(t); i++)
+            if (contains_pts(w, clang_getArgType(t, (unsigned)i)))
+                return 1;
+    }
+    return 0;
+}
+
+static layout_t *layout_of(rewriter_t *w, CXType t)
+{
+    return (layout_t *)prelex_layout(w->prelex, layout_space(w, t));
+}
+
+/* The innermost element type of an array type (t itself otherwise). */
+static CXType leaf_type(CXType t)
+{
+    while (is_array(t))
+        t = clang_getArrayElementType(t);
+    return t;
+}
+
+/* C spelling of a declaration of `inner` with type t, without UPC:
+ * pointers-to-shared become mupc_ptr_t and shared qualifiers vanish. */
+static char *spell_decl(rewriter_t *w, CXType t, const char *inner)
+{
+    const char *sep = *inner ? " " : "";
+    CXType c = canon(t);
+    if (c.kind == CXType_Pointer && is_pts(w, c) && t.kind != CXType_Typedef &&
+        t.kind != CXType_Elaborated)
+        return xasprintf("%smupc_ptr_t%s%s", clang_isConstQualifiedType(t) ? "const " : "", sep, inner);
+    if (t.kind == CXType_Pointer) {
+        CXType p = clang_getPointeeType(t);
+        int wrap = is_array(p) || canon(p).kind == CXType_FunctionProto;
+        char *in = xasprintf("%s*%s%s%s", wrap ? "(" : "", clang_isConstQualifiedType(t) ? "const " : "",
+                             inner, wrap ? ")" : "");
+        char *s = spell_decl(w, p, in);
+        free(in);
+        return s;
+    }
+    if (t.kind == CXType_ConstantArray || t.kind == CXType_IncompleteArray) {
+        char *in = t.kind == CXType_ConstantArray
+                       ? xasprintf("%s[%lld]", inner, clang_getArraySize(t))
+                       : xasprintf("%s[]", inner);
+        char *s = spell_decl(w, clang_getArrayElementType(t), in);
+        free(in);
+        return s;
+    }
+    CXString name = clang_getTypeSpelling(clang_getUnqualifiedType(t));
+    char *s = xasprintf("%s%s%s%s%s", clang_isConstQualifiedType(t) ? "const " : "",
+                        clang_isVolatileQualifiedType(t) ? "volatile " : "", clang_getCString(name), sep,
+                        inner);
+    clang_disposeString(name);
+    return s;
+}
+
+static char *spell(rewriter_t *w, CXType t) { return spell_decl(w, t, ""); }
+
+/* mupc_get_<suffix> / mupc_put_<suffix> for a scalar type, NULL otherwise. */
+static const char *access_suffix(rewriter_t *w, CXType t)
+{
+    if (is_pts(w, t))
+        return "pts";
+    switch (canon(t).kind) {
+    case CXType_Char_S: return "char";
+    case CXType_Char_U: return "char";
+    case CXType_SChar: return "schar";
+    case CXType_UChar: return "uchar";
+    case CXType_Bool: return "uchar";
+    case CXType_Short: return "short";
+    case CXType_UShort: return "ushort";
+    case CXType_Int: return "int";
+    case CXType_Enum: return "int";
+    case CXType_UInt: return "uint";
+    case CXType_Long: return "long";
+    case CXType_ULong: return "ulong";
+    case CXType_LongLong: return "llong";
+    case CXType_ULongLong: return "ullong";
+    case CXType_Float: return "float";
+    case CXType_Double: return "double";
+    case CXType_LongDouble: return "ldouble";
+    default: return NULL;
+    }
+}
+
+static int strict_of(rewriter_t *w, CXType t, size_t offset)
+{
+    const layout_t *l = layout_of(w, t);
+    if (l && l->access != ACCESS_DEFAULT)
+        return l->access == ACCESS_STRICT;
+    return prelex_strict_at(w->prelex, offset);
+}
+
+/* The block size of a shared type, as C text (elements; 0 = indefinite). */
+static char *block_text(rewriter_t *w, CXType t, size_t offset)
+{
+    const layout_t *l = layout_of(w, t);
+    if (!l)
+        return xstrdup("1");
+    if (l->kind == BLOCK_INDEFINITE)
+        return xstrdup("0");
+    if (l->kind == BLOCK_STAR && !*l->block) {
+        report(w, offset, "'shared [*]' here has no block size yet: use it in the declaration "
+                          "of an array with THREADS in a dimension");
+        return xstrdup("1");
+    }
+    return xasprintf("(%s)", l->block);
+}
+
+static int next_temp(rewriter_t *w) { return ++w->temps; }
+
+/* ================================================================ */
+/* Shared lvalues: their address, reads and writes                  */
+/* ================================================================ */
+
+static char *gen(rewriter_t *w, CXCursor c);
+
+/* An implicit conversion or parentheses around exactly one expression. */
+static int is_wrapper(CXCursor c, CXCursor *inner)
+{
+    enum CXCursorKind k = clang_getCursorKind(c);
+    if (k != CXCursor_UnexposedExpr && k != CXCursor_ParenExpr)
+        return 0;
+    kids_t ks = children(c, 1);
+    int one = ks.n == 1;
+    if (one)
+        *inner = ks.v[0];
+    free(ks.v);
+    return one;
+}
+
+static CXCursor strip(CXCursor c)
+{
+    CXCursor in;
+    while (is_wrapper(c, &in))
+        c = in;
+    return c;
+}
+
+/* A file-scope shared object named by c (through wrappers), or a null cursor. */
+static int shared_object(rewriter_t *w, CXCursor c, CXCursor *decl)
+{
+    c = strip(c);
+    if (clang_getCursorKind(c) != CXCursor_DeclRefExpr)
+        return 0;
+    CXCursor d = clang_getCursorReferenced(c);
+    if (clang_getCursorKind(d) != CXCursor_VarDecl || !is_shared(w, clang_getCursorType(d)))
+        return 0;
+    *decl = d;
+    return 1;
+}
+
+/* For a[i][j]...: the shared object at the root and how many subscripts
+ * lie between it and c (0 for the object itself). */
+static int subscript_root(rewriter_t *w, CXCursor c, CXCursor *decl, int *depth)
+{
+    c = strip(c);
+    if (clang_getCursorKind(c) == CXCursor_ArraySubscriptExpr) {
+        kids_t ks = children(c, 1);
+        int found = ks.n == 2 && subscript_root(w, ks.v[0], decl, depth);
+        free(ks.v);
+        if (found)
+            ++*depth;
+        return found;
+    }
+    *depth = 0;
+    return shared_object(w, c, decl);
+}
+
+/* Number of innermost elements in one element of type t (1 for a scalar),
+ * as C text; `threads` multiplies the THREADS dimension in. */
+static char *leaf_count(CXType t, int threads_dim_below)
+{
+    long long n = 1;
+    while (is_array(t)) {
+        n *= clang_getArraySize(canon(t)) > 0 ? clang_getArraySize(canon(t)) : 1;
+        t = clang_getArrayElementType(t);
+    }
+    return threads_dim_below ? xasprintf("(%lldLL * mupc_threads)", n) : xasprintf("%lldLL", n);
+}
+
+/* p + n for a pointer-to-shared p of type ptype. */
+static char *ptr_add(rewriter_t *w, CXType ptype, const char *p, const char *n, int negate,
+                     size_t offset, int threads_scaled)
+{
+    CXType pointee = clang_getPointeeType(canon(ptype));
+    CXType leaf = leaf_type(pointee);
+    char *leaf_s = spell(w, leaf);
+    char *count = leaf_count(pointee, threads_scaled);
+    char *block = block_text(w, pointee, offset);
+    char *s = xasprintf("mupc_ptr_add(%s, %s(ptrdiff_t)(%s) * %s, sizeof(%s), %s)", p, negate ? "-" : "",
+                        n, count, leaf_s, block);
+    free(leaf_s);
+    free(count);
+    free(block);
+    return s;
+}
+
+static char *addr(rewriter_t *w, CXCursor c);
+
+static char *addr_subscript(rewriter_t *w, CXCursor c)
+{
+    kids_t ks = children(c, 1);
+    if (ks.n != 2) {
+        free(ks.v);
+        return xstrdup("MUPC_NULL_PTR");
+    }
+    CXCursor base = ks.v[0], index = ks.v[1];
+    if (!is_pts(w, clang_getCursorType(base))) { /* i[a] */
+        base = ks.v[1];
+        index = ks.v[0];
+    }
+    free(ks.v);
+    /* THREADS scaling: a subscript of a file-scope array whose THREADS
+     * dimension lies below this subscript's level. */
+    CXCursor decl;
+    int depth = 0, scaled = 0;
+    if (subscript_root(w, base, &decl, &depth)) {
+        CXString name = clang_getCursorSpelling(decl);
+        int dim = prelex_threads_dim(w->prelex, clang_getCString(name));
+        clang_disposeString(name);
+        scaled = dim > depth;
+    }
+    char *b = gen(w, base), *i = gen(w, index);
+    char *s = ptr_add(w, clang_getCursorType(base), b, i, 0, start_of(c), scaled);
+    free(b);
+    free(i);
+    return s;
+}
+
+static char *addr_member(rewriter_t *w, CXCursor c)
+{
+    kids_t ks = children(c, 1);
+    if (ks.n != 1) {
+        free(ks.v);
+        report(w, start_of(c), "unsupported member access of shared data");
+        return xstrdup("MUPC_NULL_PTR");
+    }
+    CXCursor base = ks.v[0];
+    free(ks.v);
+    CXType bt = clang_getCursorType(base);
+    int arrow = is_pts(w, bt);
+    CXType record = arrow ? clang_getPointeeType(canon(bt)) : bt;
+    char *p = arrow ? gen(w, base) : addr(w, base);
+    char *rs = spell(w, record);
+    CXString member = clang_getCursorSpelling(c);
+    char *s = xasprintf("__mupc_member(%s, offsetof(%s, %s))", p, rs, clang_getCString(member));
+    clang_disposeString(member);
+    free(p);
+    free(rs);
+    return s;
+}
+
+/* The pointer-to-shared (mupc_ptr_t text) of shared lvalue c. */
+static char *addr(rewriter_t *w, CXCursor c)
+{
+    CXCursor in, decl;
+    switch (clang_getCursorKind(c)) {
+    case CXCursor_ParenExpr:
+    case CXCursor_UnexposedExpr:
+        if (is_wrapper(c, &in))
+            return addr(w, in);
+        break;
+    case CXCursor_DeclRefExpr:
+        if (shared_object(w, c, &decl)) {
+            CXString name = clang_getCursorSpelling(decl);
+            char *s = xasprintf("%s__mupc.base", clang_getCString(name));
+            clang_disposeString(name);
+            return s;
+        }
+        break;
+    case CXCursor_ArraySubscriptExpr:
+        return addr_subscript(w, c);
+    case CXCursor_MemberRefExpr:
+        return addr_member(w, c);
+    case CXCursor_UnaryOperator:
+        if (clang_getCursorUnaryOperatorKind(c) == CXUnaryOperator_Deref) {
+            kids_t ks = children(c, 1);
+            char *s = ks.n == 1 ? gen(w, ks.v[0]) : xstrdup("MUPC_NULL_PTR");
+            free(ks.v);
+            return s;
+        }
+        break;
+    default:
+        break;
+    }
+    char *text = source(w, c);
+    report(w, start_of(c), "unsupported shared lvalue '%s'", text);
+    free(text);
+    return xstrdup("MUPC_NULL_PTR");
+}
+
+/* Read shared lvalue c. */
+static char *read_shared(rewriter_t *w, CXCursor c)
+{
+    CXType t = clang_getCursorType(c);
+    size_t at = start_of(c);
+    char *a = addr(w, c);
+    int strict = strict_of(w, t, at);
+    const char *suffix = access_suffix(w, t);
+    char *s;
+    if (suffix) {
+        s = xasprintf("mupc_get_%s(%s, %d, __FILE__, __LINE__)", suffix, a, strict);
+    } else {
+        char *ts = spell(w, t);
+        int n = next_temp(w);
+        s = xasprintf("({ %s __mupc_v%d; mupc_get_block(&__mupc_v%d, %s, sizeof __mupc_v%d, %d, "
+                      "__FILE__, __LINE__); __mupc_v%d; })",
+                      ts, n, n, a, n, strict, n);
+        free(ts);
+    }
+    free(a);
+    return s;
+}
+
+/* Write `value` to the shared location at pointer text `a`, of type t;
+ * the result is the value written. */
+static char *write_at(rewriter_t *w, CXType t, const char *a, const char *value, size_t at)
+{
+    int strict = strict_of(w, t, at);
+    const char *suffix = access_suffix(w, t);
+    char *ts = spell(w, t);
+    int n = next_temp(w);
+    char *s;
+    if (suffix)
+        s = xasprintf("({ %s __mupc_v%d = (%s); mupc_put_%s(%s, __mupc_v%d, %d, __FILE__, __LINE__); "
+                      "__mupc_v%d; })",
+                      ts, n, value, suffix, a, n, strict, n);
+    else
+        s = xasprintf("({ %s __mupc_v%d = (%s); mupc_put_block(%s, &__mupc_v%d, sizeof __mupc_v%d, %d, "
+                      "__FILE__, __LINE__); __mupc_v%d; })",
+                      ts, n, value, a, n, n, strict, n);
+    free(ts);
+    return s;
+}
+
+/* The new value of an update `old OP operand` of a location of type t. */
+static char *updated(rewriter_t *w, CXType t, const char *old, const char *op, const char *operand,
+                     size_t at)
+{
+    if (is_pts(w, t) && (!strcmp(op, "+") || !strcmp(op, "-")))
+        return ptr_add(w, t, old, operand, op[0] == '-', at, 0);
+    return xasprintf("%s %s (%s)", old, op, operand);
+}
+
+/* x OP= v, ++x, x++ ... on lvalue c: read, update, write once, with the
+ * location's address computed once.  post: the result is the old value. */
+static char *update(rewriter_t *w, CXCursor c, const char *op, const char *operand, int post)
+{
+    CXType t = clang_getCursorType(c);
+    size_t at = start_of(c);
+    char *ts = spell(w, t);
+    int n = next_temp(w);
+    char *s;
+    if (is_shared(w, t)) {
+        const char *suffix = access_suffix(w, t);
+        if (!suffix) {
+            report(w, at, "'%s=' on shared data of type '%s' (not a scalar)", op, ts);
+            free(ts);
+            return xstrdup("0");
+        }
+        char *a = addr(w, c);
+        int strict = strict_of(w, t, at);
+        char *old = xasprintf("__mupc_o%d", n);
+        char *nv = updated(w, t, old, op, operand, at);
+        s = xasprintf("({ mupc_ptr_t __mupc_a%d = %s; %s __mupc_o%d = mupc_get_%s(__mupc_a%d, %d, __FILE__, "
+                      "__LINE__); %s __mupc_v%d = %s; mupc_put_%s(__mupc_a%d, __mupc_v%d, %d, __FILE__, "
+                      "__LINE__); %s%d; })",
+                      n, a, ts, n, suffix, n, strict, ts, n, nv, suffix, n, n, strict,
+                      post ? "__mupc_o" : "__mupc_v", n);
+        free(a);
+        free(old);
+        free(nv);
+    } else { /* a private pointer-to-shared */
+        char *lv = gen(w, c);
+        char *old = xasprintf("__mupc_o%d", n);
+        char *nv = updated(w, t, old, op, operand, at);
+        s = xasprintf("({ %s *__mupc_q%d = &(%s); %s __mupc_o%d = *__mupc_q%d; *__mupc_q%d = %s; %s%d; })", ts,
+                      n, lv, ts, n, n, n, nv, post ? "__mupc_o" : "*__mupc_q", n);
+        free(lv);
+        free(old);
+        free(nv);
+    }
+    free(ts);
+    return s;
+}
+
+/* ================================================================ */
+/* Expressions                                                       */
+/* ================================================================ */
+
+/* c's text with each child expression replaced by its translation. */
+static char *splice(rewriter_t *w, CXCursor c)
+{
+    size_t s, e;
+    extent(c, &s, &e);
+    kids_t ks = children(c, 1);
+    strbuf_t out;
+    sb_init(&out);
+    size_t pos = s;
+    for (int i = 0; i < ks.n; i++) {
+        size_t ks_, ke;
+        extent(ks.v[i], &ks_, &ke);
+        if (ks_ < pos || ke > e)
+            continue; /* not nested in c's text */
+        sb_add(&out, w->text + pos, ks_ - pos);
+        char *g = gen(w, ks.v[i]);
+        sb_puts(&out, g);
+        free(g);
+        pos = ke;
+    }
+    if (e > pos)
+        sb_add(&out, w->text + pos, e - pos);
+    free(ks.v);
+    return sb_take(&out);
+}
+
+/* A pointer-to-shared used as a truth value. */
+static char *truth(rewriter_t *w, CXCursor c)
+{
+    char *g = gen(w, c);
+    if (!is_pts(w, clang_getCursorType(c)))
+        return g;
+    char *s = xasprintf("(!mupc_ptr_is_null(%s))", g);
+    free(g);
+    return s;
+}
+
+static int is_null_constant(rewriter_t *w, CXCursor c)
+{
+    CXEvalResult r = clang_Cursor_Evaluate(c);
+    int null = r && clang_EvalResult_getKind(r) == CXEval_Int && clang_EvalResult_getAsLongLong(r) == 0;
+    if (r)
+        clang_EvalResult_dispose(r);
+    char *text = source(w, c);
+    null = null || strstr(text, "(void *)0") || strstr(text, "((void*)0)");
+    free(text);
+    return null;
+}
+
+/* Implicit conversions: reads of shared lvalues, array decay, null
+ * pointers, pointers-to-shared as truth values. */
+static char *implicit(rewriter_t *w, CXCursor c, CXCursor in)
+{
+    CXType to = clang_getCursorType(c), from = clang_getCursorType(in);
+    if (is_shared(w, from) && is_array(from) && !is_array(to))
+        return addr(w, in); /* the address of element 0 */
+    if (is_shared(w, from) && !is_shared(w, to))
+        return read_shared(w, in);
+    if (is_pts(w, to) && !is_pts(w, from)) {
+        if (is_null_constant(w, in))
+            return xstrdup("MUPC_NULL_PTR");
+        report(w, start_of(c), "a local pointer or integer cannot become a pointer-to-shared");
+        return xstrdup("MUPC_NULL_PTR");
+    }
+    if (is_pts(w, from) && canon(to).kind == CXType_Bool)
+        return truth(w, in);
+    if (is_pts(w, from) && !is_pts(w, to)) {
+        report(w, start_of(c), "a pointer-to-shared cannot be converted implicitly to a local pointer "
+                               "or integer; cast it");
+        return gen(w, in);
+    }
+    return splice(w, c);
+}
+
+static char *binary(rewriter_t *w, CXCursor c)
+{
+    kids_t ks = children(c, 1);
+    if (ks.n != 2) {
+        free(ks.v);
+        return splice(w, c);
+    }
+    CXCursor l = ks.v[0], r = ks.v[1];
+    free(ks.v);
+    CXType lt = clang_getCursorType(l), rt = clang_getCursorType(r);
+    enum CXBinaryOperatorKind op = clang_getCursorBinaryOperatorKind(c);
+    int lp = is_pts(w, lt), rp = is_pts(w, rt);
+    size_t at = start_of(c);
+    char *s = NULL, *a, *b;
+    if (op == CXBinaryOperator_Assign && is_shared(w, lt)) {
+        a = addr(w, l);
+        b = gen(w, r);
+        s = write_at(w, lt, a, b, at);
+    } else if ((op == CXBinaryOperator_Add || op == CXBinaryOperator_Sub) && lp && !rp) {
+        a = gen(w, l);
+        b = gen(w, r);
+        s = ptr_add(w, lt, a, b, op == CXBinaryOperator_Sub, at, 0);
+    } else if (op == CXBinaryOperator_Add && rp && !lp) {
+        a = gen(w, r);
+        b = gen(w, l);
+        s = ptr_add(w, rt, a, b, 0, at, 0);
+    } else if (lp || rp) {
+        a = lp || op == CXBinaryOperator_LAnd || op == CXBinaryOperator_LOr ? truth(w, l) : gen(w, l);
+        b = rp || op == CXBinaryOperator_LAnd || op == CXBinaryOperator_LOr ? truth(w, r) : gen(w, r);
+        if (op == CXBinaryOperator_LAnd || op == CXBinaryOperator_LOr) {
+            free(a);
+            free(b);
+            a = truth(w, l);
+            b = truth(w, r);
+            s = xasprintf("(%s %s %s)", a, op == CXBinaryOperator_LAnd ? "&&" : "||", b);
+        } else if (op == CXBinaryOperator_EQ || op == CXBinaryOperator_NE) {
+            s = xasprintf("(%smupc_ptr_equal(%s, %s))", op == CXBinaryOperator_NE ? "!" : "", a, b);
+        } else if (op >= CXBinaryOperator_LT && op <= CXBinaryOperator_GE) {
+            static const char *rel[] = {"<", ">", "<=", ">="};
+            CXType pointee = clang_getPointeeType(canon(lt));
+            char *leaf = spell(w, leaf_type(pointee)), *block = block_text(w, pointee, at);
+            s = xasprintf("(mupc_ptr_diff(%s, %s, sizeof(%s), %s) %s 0)", a, b, leaf, block,
+                          rel[op - CXBinaryOperator_LT]);
+            free(leaf);
+            free(block);
+        } else if (op == CXBinaryOperator_Sub && lp && rp) {
+            CXType pointee = clang_getPointeeType(canon(lt));
+            char *leaf = spell(w, leaf_type(pointee)), *block = block_text(w, pointee, at);
+            char *count = leaf_count(pointee, 0);
+            s = xasprintf("(mupc_ptr_diff(%s, %s, sizeof(%s), %s) / %s)", a, b, leaf, block, count);
+            free(leaf);
+            free(block);
+            free(count);
+        } else if (op == CXBinaryOperator_Assign || op == CXBinaryOperator_Comma) {
+            s = NULL; /* plain C on mupc_ptr_t values */
+        } else {
+            report(w, at, "this operator does not apply to a pointer-to-shared");
+        }
+    } else {
+        return splice(w, c);
+    }
+    if (!s) {
+        free(a);
+        free(b);
+        return splice(w, c);
+    }
+    free(a);
+    free(b);
+    return s;
+}
+
+static const char *compound_op(enum CXBinaryOperatorKind k)
+{
+    switch (k) {
+    case CXBinaryOperator_MulAssign: return "*";
+    case CXBinaryOperator_DivAssign: return "/";
+    case CXBinaryOperator_RemAssign: return "%";
+    case CXBinaryOperator_AddAssign: return "+";
+    case CXBinaryOperator_SubAssign: return "-";
+    case CXBinaryOperator_ShlAssign: return "<<";
+    case CXBinaryOperator_ShrAssign: return ">>";
+    case CXBinaryOperator_AndAssign: return "&";
+    case CXBinaryOperator_XorAssign: return "^";
+    case CXBinaryOperator_OrAssign: return "|";
+    default: return "?";
+    }
+}
+
+static char *compound(rewriter_t *w, CXCursor c)
+{
+    kids_t ks = children(c, 1);
+    if (ks.n != 2) {
+        free(ks.v);
+        return splice(w, c);
+    }
+    CXCursor l = ks.v[0], r = ks.v[1];
+    free(ks.v);
+    CXType lt = clang_getCursorType(l);
+    if (!is_shared(w, lt) && !is_pts(w, lt))
+        return splice(w, c);
+    char *operand = gen(w, r);
+    char *s = update(w, l, compound_op(clang_getCursorBinaryOperatorKind(c)), operand, 0);
+    free(operand);
+    return s;
+}
+
+static char *unary(rewriter_t *w, CXCursor c)
+{
+    kids_t ks = children(c, 1);
+    if (ks.n != 1) {
+        free(ks.v);
+        return splice(w, c);
+    }
+    CXCursor x = ks.v[0];
+    free(ks.v);
+    CXType xt = clang_getCursorType(x);
+    enum CXUnaryOperatorKind op = clang_getCursorUnaryOperatorKind(c);
+    int shared = is_shared(w, xt), pts = is_pts(w, xt);
+    switch (op) {
+    case CXUnaryOperator_AddrOf:
+        if (shared)
+            return addr(w, x);
+        break;
+    case CXUnaryOperator_PostInc:
+    case CXUnaryOperator_PreInc:
+    case CXUnaryOperator_PostDec:
+    case CXUnaryOperator_PreDec:
+        if (shared || pts) {
+            int inc = op == CXUnaryOperator_PostInc || op == CXUnaryOperator_PreInc;
+            int post = op == CXUnaryOperator_PostInc || op == CXUnaryOperator_PostDec;
+            return update(w, x, inc ? "+" : "-", "1", post);
+        }
+        break;
+    case CXUnaryOperator_LNot:
+        if (pts) {
+            char *g = gen(w, x);
+            char *s = xasprintf("mupc_ptr_is_null(%s)", g);
+            free(g);
+            return s;
+        }
+        break;
+    default:
+        break;
+    }
+    return splice(w, c);
+}
+
+static char *cast(rewriter_t *w, CXCursor c)
+{
+    kids_t ks = children(c, 1);
+    if (ks.n != 1) {
+        free(ks.v);
+        return splice(w, c);
+    }
+    CXCursor x = ks.v[0];
+    free(ks.v);
+    CXType to = clang_getCursorType(c), from = clang_getCursorType(x);
+    size_t at = start_of(c);
+    if (is_pts(w, to)) {
+        if (is_pts(w, from)) {
+            char *g = gen(w, x);
+            CXType tp = clang_getPointeeType(canon(to)), fp = clang_getPointeeType(canon(from));
+            char *tb = block_text(w, tp, at), *fb = block_text(w, fp, at);
+            int reset = canon(tp).kind != CXType_Void && strcmp(tb, fb);
+            char *s = reset ? xasprintf("upc_resetphase(%s)", g) : xstrdup(g);
+            free(g);
+            free(tb);
+            free(fb);
+            return s;
+        }
+        if (is_null_constant(w, x))
+            return xstrdup("MUPC_NULL_PTR");
+        report(w, at, "a local pointer or integer cannot be cast to a pointer-to-shared");
+        return xstrdup("MUPC_NULL_PTR");
+    }
+    if (is_pts(w, from)) {
+        char *g = gen(w, x);
+        char *ts = spell(w, to);
+        char *s = NULL;
+        if (canon(to).kind == CXType_Pointer)
+            s = xasprintf("((%s)mupc_local_addr(%s))", ts, g);
+        else if (canon(to).kind == CXType_Bool)
+            s = xasprintf("(!mupc_ptr_is_null(%s))", g);
+        else
+            report(w, at, "a pointer-to-shared cannot be cast to '%s' (only to a local pointer)", ts);
+        free(g);
+        free(ts);
+        return s ? s : xstrdup("0");
+    }
+    if (contains_pts(w, to)) {
+        char *g = gen(w, x), *ts = spell(w, to);
+        char *s = xasprintf("((%s)%s)", ts, g);
+        free(g);
+        free(ts);
+        return s;
+    }
+    return splice(w, c);
+}
+
+/* ---- sizeof and the upc_*sizeof operators ---- */
+
+/* Elements of a shared array (or 1), as C text, honouring THREADS. */
+static char *total_elements(rewriter_t *w, CXCursor operand, CXType t)
+{
+    CXCursor decl;
+    int depth = 0, scaled = 0;
+    if (subscript_root(w, operand, &decl, &depth)) {
+        CXString name = clang_getCursorSpelling(decl);
+        scaled = prelex_threads_dim(w->prelex, clang_getCString(name)) >= depth;
+        clang_disposeString(name);
+    }
+    return leaf_count(t, scaled);
+}
+
+static char *shared_sizeof(rewriter_t *w, CXCursor c, CXCursor operand, int kind)
+{
+    CXType t = clang_getCursorType(operand);
+    size_t at = start_of(c);
+    char *leaf = spell(w, leaf_type(t));
+    char *total = total_elements(w, operand, t);
+    char *block = block_text(w, t, at);
+    char *s;
+    switch (kind) {
+    case SIZEOF_ELEM:
+        s = xasprintf("sizeof(%s)", leaf);
+        break;
+    case SIZEOF_BLOCK:
+        s = xasprintf("((size_t)%s)", block);
+        break;
+    case SIZEOF_LOCAL:
+        s = xasprintf("__mupc_localsize((size_t)%s, (size_t)%s, sizeof(%s))", total, block, leaf);
+        break;
+    default:
+        s = xasprintf("((size_t)%s * sizeof(%s))", total, leaf);
+    }
+    free(leaf);
+    free(total);
+    free(block);
+    return s;
+}
+
+static char *size_of(rewriter_t *w, CXCursor c)
+{
+    size_t s, e;
+    extent(c, &s, &e);
+    int kind = prelex_sizeof_at(w->prelex, s);
+    kids_t ks = children(c, 1);
+    CXCursor operand = ks.n == 1 ? ks.v[0] : clang_getNullCursor();
+    free(ks.v);
+    if (clang_Cursor_isNull(operand)) { /* a type operand */
+        char *text = source(w, c);
+        int upc = strstr(text, "address_space") != NULL;
+        free(text);
+        if (upc || kind) {
+            report(w, s, "sizeof and upc_*sizeof of a type name written with 'shared' are not "
+                         "supported yet; apply them to an object");
+            return xstrdup("0");
+        }
+        return splice(w, c);
+    }
+    CXType t = clang_getCursorType(operand);
+    if (is_shared(w, t))
+        return shared_sizeof(w, c, operand, kind);
+    if (kind) {
+        report(w, s, "upc_localsizeof, upc_blocksizeof and upc_elemsizeof need a shared operand");
+        return xstrdup("0");
+    }
+    if (is_pts(w, t))
+        return xstrdup("sizeof(mupc_ptr_t)");
+    return splice(w, c);
+}
+
+static char *gen(rewriter_t *w, CXCursor c)
+{
+    CXCursor in;
+    switch (clang_getCursorKind(c)) {
+    case CXCursor_UnexposedExpr:
+        if (is_wrapper(c, &in))
+            return implicit(w, c, in);
+        break;
+    case CXCursor_BinaryOperator:
+        return binary(w, c);
+    case CXCursor_CompoundAssignOperator:
+        return compound(w, c);
+    case CXCursor_UnaryOperator:
+        return unary(w, c);
+    case CXCursor_CStyleCastExpr:
+        return cast(w, c);
+    case CXCursor_UnaryExpr:
+        return size_of(w, c);
+    case CXCursor_ConditionalOperator: {
+        kids_t ks = children(c, 1);
+        char *s = NULL;
+        if (ks.n == 3 && is_pts(w, clang_getCursorType(ks.v[0]))) {
+            char *a = truth(w, ks.v[0]), *b = gen(w, ks.v[1]), *d = gen(w, ks.v[2]);
+            s = xasprintf("(%s ? %s : %s)", a, b, d);
+            free(a);
+            free(b);
+            free(d);
+        }
+        free(ks.v);
+        if (s)
+            return s;
+        break;
+    }
+    default:
+        break;
+    }
+    return splice(w, c);
+}
+
+/* ================================================================ */
+/* Statements                                                        */
+/* ================================================================ */
+
+static void queue_expr(rewriter_t *w, CXCursor c, int as_truth)
+{
+    size_t s, e;
+    extent(c, &s, &e);
+    char *g = as_truth ? truth(w, c) : gen(w, c);
+    if (strlen(g) != e - s || memcmp(g, w->text + s, e - s))
+        edits_add(&w->edits, s, e, g);
+    else
+        free(g);
+}
+
+static void walk(rewriter_t *w, CXCursor c);
+static char *declaration_text(rewriter_t *w, CXCursor d, int file_scope);
+
+/* The offset just past the ';' that ends a statement or declaration
+ * whose extent ends at end (clang's extents stop before it). */
+static size_t past_semicolon(rewriter_t *w, size_t end)
+{
+    size_t p = end;
+    while (p < w->len && (w->text[p] == ' ' || w->text[p] == '\t' || w->text[p] == '\n'))
+        p++;
+    return p < w->len && w->text[p] == ';' ? p + 1 : end;
+}
+
+static void declaration_statement(rewriter_t *w, CXCursor c)
+{
+    kids_t ks = children(c, 0);
+    int rewrite = 0;
+    for (int i = 0; i < ks.n; i++) {
+        CXType t = clang_getCursorType(ks.v[i]);
+        if (clang_getCursorKind(ks.v[i]) != CXCursor_VarDecl)
+            continue;
+        if (is_shared(w, t)) {
+            CXString name = clang_getCursorSpelling(ks.v[i]);
+            if (clang_Cursor_getStorageClass(ks.v[i]) == CX_SC_Static)
+                report(w, start_of(ks.v[i]), "static shared object '%s' inside a function: not "
+                       "supported yet; declare it at file scope", clang_getCString(name));
+            else
+                report(w, start_of(ks.v[i]), "shared object '%s' must have static storage "
+                       "duration: declare it at file scope (UPC 1.3 §6.5.1.1)", clang_getCString(name));
+            clang_disposeString(name);
+        }
+        rewrite |= contains_pts(w, t);
+    }
+    if (!rewrite) {
+        for (int i = 0; i < ks.n; i++)
+            walk(w, ks.v[i]);
+        free(ks.v);
+        return;
+    }
+    strbuf_t out;
+    sb_init(&out);
+    for (int i = 0; i < ks.n; i++) {
+        if (clang_getCursorKind(ks.v[i]) != CXCursor_VarDecl)
+            continue;
+        char *d = declaration_text(w, ks.v[i], 0);
+        sb_puts(&out, d);
+        sb_puts(&out, " ");
+        free(d);
+    }
+    size_t s, e;
+    extent(c, &s, &e);
+    edits_add(&w->edits, s, e, sb_take(&out));
+    free(ks.v);
+}
+
+/* The affinity test of a upc_forall: the marker call in its body's if. */
+static char *affinity_test(rewriter_t *w, CXCursor call, int depth_var)
+{
+    kids_t ks = children(call, 1);
+    char *callee = ks.n ? source(w, ks.v[0]) : xstrdup("");
+    char *s = NULL;
+    if (!strcmp(callee, "__mupc_forall_any"))
+        s = xstrdup("0");
+    else if (ks.n == 2) {
+        CXCursor aff = strip(ks.v[1]);
+        CXType t = clang_getCursorType(aff);
+        char *g = gen(w, aff);
+        enum CXTypeKind k = canon(t).kind;
+        if (is_pts(w, t))
+            s = xasprintf("!(__mupc_fa%d > 1 || upc_threadof(%s) == (size_t)mupc_mythread)", depth_var, g);
+        else if (k >= CXType_Bool && k <= CXType_Int128 && k != CXType_WChar)
+            s = xasprintf("!(__mupc_fa%d > 1 || __mupc_affinity((long long)(%s)))", depth_var, g);
+        else if (k == CXType_Enum)
+            s = xasprintf("!(__mupc_fa%d > 1 || __mupc_affinity((long long)(%s)))", depth_var, g);
+        else {
+            CXString ts = clang_getTypeSpelling(t);
+            report(w, start_of(aff), "the affinity of upc_forall must be an integer or a "
+                   "pointer-to-shared expression, not '%s' (UPC 1.3 §6.6.2)", clang_getCString(ts));
+            clang_disposeString(ts);
+        }
+        free(g);
+    }
+    free(callee);
+    free(ks.v);
+    return s ? s : xstrdup("0");
+}
+
+/* A for whose body is `if (__mupc_forall_*(...)) ; else S`: a upc_forall. */
+static int forall_marker(rewriter_t *w, CXCursor body, CXCursor *call)
+{
+    if (clang_getCursorKind(body) != CXCursor_IfStmt)
+        return 0;
+    kids_t ks = children(body, 0);
+    int found = 0;
+    if (ks.n >= 1) {
+        CXCursor cond = strip(ks.v[0]);
+        if (clang_getCursorKind(cond) == CXCursor_CallExpr) {
+            CXString name = clang_getCursorSpelling(cond);
+            found = !strncmp(clang_getCString(name), "__mupc_forall_", 14);
+            clang_disposeString(name);
+            *call = cond;
+        }
+    }
+    free(ks.v);
+    return found;
+}
+
+static void for_statement(rewriter_t *w, CXCursor c)
+{
+    kids_t ks = children(c, 0);
+    CXCursor body = ks.v[ks.n - 1], call;
+    size_t s, e;
+    extent(c, &s, &e);
+    /* the header's parts: the condition is the one after the first ';' */
+    size_t semi = s;
+    int parens = 0;
+    for (size_t p = s; p < e; p++) {
+        if (w->text[p] == '(') parens++;
+        if (w->text[p] == ')') parens--;
+        if (w->text[p] == ';' && parens == 1) { semi = p; break; }
+    }
+    for (int i = 0; i < ks.n - 1; i++) {
+        int kind = clang_getCursorKind(ks.v[i]);
+        if (clang_isExpression(kind))
+            queue_expr(w, ks.v[i], start_of(ks.v[i]) > semi && start_of(ks.v[i]) < semi + 1 + (e - s) &&
+                                       i == (start_of(ks.v[0]) < semi ? 1 : 0));
+        else
+            walk(w, ks.v[i]);
+    }
+    if (!forall_marker(w, body, &call)) {
+        walk(w, body);
+        free(ks.v);
+        return;
+    }
+    int n = next_temp(w);
+    size_t cs, ce;
+    extent(call, &cs, &ce);
+    edits_add(&w->edits, cs, ce, affinity_test(w, call, n));
+    kids_t bk = children(body, 0);
+    for (int i = 1; i < bk.n; i++)
+        walk(w, bk.v[i]);
+    free(bk.v);
+    size_t end = clang_getCursorKind(body) == CXCursor_CompoundStmt ? e : past_semicolon(w, e);
+    edits_add(&w->edits, s, s,
+              xasprintf("{ __attribute__((cleanup(__mupc_forall_leave))) int __mupc_fa%d = "
+                        "__mupc_forall_enter(); ",
+                        n));
+    edits_add(&w->edits, end, end, xstrdup(" }"));
+    free(ks.v);
+}
+
+/* Walk a statement (or declaration) queueing edits. */
+static void walk(rewriter_t *w, CXCursor c)
+{
+    enum CXCursorKind k = clang_getCursorKind(c);
+    if (clang_isExpression(k)) {
+        queue_expr(w, c, 0);
+        return;
+    }
+    if (k == CXCursor_DeclStmt) {
+        declaration_statement(w, c);
+        return;
+    }
+    if (k == CXCursor_ForStmt) {
+        for_statement(w, c);
+        return;
+    }
+    kids_t ks = children(c, 0);
+    for (int i = 0; i < ks.n; i++) {
+        int cond = clang_isExpression(clang_getCursorKind(ks.v[i])) &&
+                   (((k == CXCursor_IfStmt || k == CXCursor_WhileStmt) && i == 0) ||
+                    (k == CXCursor_DoStmt && i == ks.n - 1));
+        if (cond)
+            queue_expr(w, ks.v[i], 1);
+        else
+            walk(w, ks.v[i]);
+    }
+    free(ks.v);
+}
+
+/* ================================================================ */
+/* Declarations                                                      */
+/* ================================================================ */
+
+static const char *storage(CXCursor d)
+{
+    switch (clang_Cursor_getStorageClass(d)) {
+    case CX_SC_Static: return "static ";
+    case CX_SC_Extern: return "extern ";
+    default: return "";
+    }
+}
+
+/* The initializer expression of a variable, or a null cursor. */
+static CXCursor initializer(CXCursor d)
+{
+    CXCursor init = clang_Cursor_getVarDeclInitializer(d);
+    return clang_Cursor_isNull(init) || clang_isInvalid(clang_getCursorKind(init)) ? clang_getNullCursor() : init;
+}
+
+/* A file-scope shared object: its descriptor and registration. */
+static char *shared_object_text(rewriter_t *w, CXCursor d)
+{
+    CXType t = clang_getCursorType(d);
+    CXString name_s = clang_getCursorSpelling(d);
+    const char *name = clang_getCString(name_s);
+    size_t at = start_of(d);
+    char *s = NULL;
+    if (!clang_Cursor_isNull(initializer(d))) {
+        report(w, at, "initializer of shared object '%s': not supported yet; assign it in main", name);
+    } else if (clang_Cursor_getStorageClass(d) == CX_SC_Extern) {
+        s = xasprintf("extern mupc_static_t %s__mupc;", name);
+    } else {
+        layout_t *l = layout_of(w, t);
+        long long n = 1;
+        for (CXType a = canon(t); is_array(a); a = canon(clang_getArrayElementType(a)))
+            n *= clang_getArraySize(a) > 0 ? clang_getArraySize(a) : 1;
+        int per_thread = prelex_threads_dim(w->prelex, name) >= 0;
+        if (l && l->kind == BLOCK_STAR && !*l->block) {
+            free(l->block);
+            if (per_thread)
+                l->block = xasprintf("%lld", n);
+            else if (w->prelex->static_threads)
+                l->block = xasprintf("%lld", (n + w->prelex->static_threads - 1) / w->prelex->static_threads);
+            else
+                report(w, at, "'shared [*]' array '%s' without THREADS in a dimension: not supported "
+                       "yet in the dynamic THREADS environment (compile with -T N)", name);
+        }
+        if (l && l->kind == BLOCK_NUMBER && strtoull(l->block, NULL, 0) > UPC_MAX_BLOCK)
+            report(w, at, "block size %s of '%s' exceeds UPC_MAX_BLOCK_SIZE (%llu)", l->block, name,
+                   UPC_MAX_BLOCK);
+        char *leaf = spell(w, leaf_type(t));
+        char *block = block_text(w, t, at);
+        s = xasprintf("%smupc_static_t %s__mupc = {\"%s\", sizeof(%s), %s, %lld, %d, {0, 0, 0}, 0}; "
+                      "__attribute__((constructor)) static void %s__mupc_register(void) "
+                      "{ mupc_static_register(&%s__mupc); }",
+                      storage(d), name, name, leaf, block, n, per_thread, name, name);
+        free(leaf);
+        free(block);
+    }
+    clang_disposeString(name_s);
+    return s ? s : xstrdup("");
+}
+
+/* One declaration of d, translated: `storage type name [= init];`. */
+static char *declaration_text(rewriter_t *w, CXCursor d, int file_scope)
+{
+    CXType t = clang_getCursorType(d);
+    if (file_scope && is_shared(w, t))
+        return shared_object_text(w, d);
+    CXString name = clang_getCursorSpelling(d);
+    char *decl = spell_decl(w, t, clang_getCString(name));
+    clang_disposeString(name);
+    CXCursor init = initializer(d);
+    char *init_s = clang_Cursor_isNull(init) ? xstrdup("") : gen(w, init);
+    char *s = xasprintf("%s%s%s%s;", storage(d), decl, *init_s ? " = " : "", init_s);
+    free(decl);
+    free(init_s);
+    return s;
+}
+
+/* A function's parameters and result of pointer-to-shared type. */
+static void function_signature(rewriter_t *w, CXCursor f)
+{
+    kids_t ks = children(f, 0);
+    for (int i = 0; i < ks.n; i++) {
+        if (clang_getCursorKind(ks.v[i]) != CXCursor_ParmDecl)
+            continue;
+        CXType t = clang_getCursorType(ks.v[i]);
+        if (!contains_pts(w, t))
+            continue;
+        CXString name = clang_getCursorSpelling(ks.v[i]);
+        size_t s, e;
+        extent(ks.v[i], &s, &e);
+        edits_add(&w->edits, s, e, spell_decl(w, t, clang_getCString(name)));
+        clang_disposeString(name);
+    }
+    free(ks.v);
+    CXType result = clang_getCursorResultType(f);
+    if (contains_pts(w, result)) {
+        /* the text from the declaration's start to its name */
+        size_t s, e;
+        extent(f, &s, &e);
+        CXSourceLocation loc = clang_getCursorLocation(f);
+        size_t name_at = offset_of(loc);
+        edits_add(&w->edits, s, name_at, xasprintf("%s%s ", storage(f), spell(w, result)));
+    }
+}
+
+static void record_fields(rewriter_t *w, CXCursor r)
+{
+    kids_t ks = children(r, 0);
+    for (int i = 0; i < ks.n; i++) {
+        enum CXCursorKind k = clang_getCursorKind(ks.v[i]);
+        if (k == CXCursor_StructDecl || k == CXCursor_UnionDecl)
+            record_fields(w, ks.v[i]);
+        if (k != CXCursor_FieldDecl)
+            continue;
+        CXType t = clang_getCursorType(ks.v[i]);
+        if (is_shared(w, t) && !is_pts(w, t)) {
+            report(w, start_of(ks.v[i]), "a structure member cannot be shared-qualified "
+                   "(UPC 1.3 §6.5.1.1); make the whole structure shared");
+            continue;
+        }
+        if (!contains_pts(w, t))
+            continue;
+        CXString name = clang_getCursorSpelling(ks.v[i]);
+        size_t s, e;
+        extent(ks.v[i], &s, &e);
+        edits_add(&w->edits, s, e, spell_decl(w, t, clang_getCString(name)));
+        clang_disposeString(name);
+    }
+    free(ks.v);
+}
+
+static void typedef_decl(rewriter_t *w, CXCursor d)
+{
+    CXType u = clang_getTypedefDeclUnderlyingType(d);
+    if (!contains_pts(w, u))
+        return; /* `typedef shared int x;` keeps its text; the qualifier is removed on output */
+    CXString name = clang_getCursorSpelling(d);
+    size_t s, e;
+    extent(d, &s, &e);
+    char *decl = spell_decl(w, u, clang_getCString(name));
+    edits_add(&w->edits, s, e, xasprintf("typedef %s", decl));
+    free(decl);
+    clang_disposeString(name);
+}
+
+/* File-scope variables that share one declaration (`shared int a, *p;`):
+ * the run starting at index i; returns the index after it. */
+static int variables(rewriter_t *w, kids_t *top, int i)
+{
+    size_t s, e, s2, e2;
+    extent(top->v[i], &s, &e);
+    int j = i + 1;
+    while (j < top->n && clang_getCursorKind(top->v[j]) == CXCursor_VarDecl &&
+           (extent(top->v[j], &s2, &e2), s2 == s))
+        e = e2 > e ? e2 : e, j++;
+    int rewrite = 0;
+    for (int k = i; k < j; k++) {
+        CXType t = clang_getCursorType(top->v[k]);
+        rewrite |= is_shared(w, t) || contains_pts(w, t);
+    }
+    if (!rewrite) {
+        for (int k = i; k < j; k++) {
+            CXCursor init = initializer(top->v[k]);
+            if (!clang_Cursor_isNull(init))
+                queue_expr(w, init, 0);
+        }
+        return j;
+    }
+    strbuf_t out;
+    sb_init(&out);
+    for (int k = i; k < j; k++) {
+        char *d = declaration_text(w, top->v[k], 1);
+        sb_puts(&out, d);
+        sb_puts(&out, " ");
+        free(d);
+    }
+    edits_add(&w->edits, s, past_semicolon(w, e), sb_take(&out));
+    return j;
+}
+
+int rewrite_translation_unit(rewriter_t *w)
+{
+    kids_t top = children(clang_getTranslationUnitCursor(w->tu), 0);
+    for (int i = 0; i < top.n;) {
+        CXCursor c = top.v[i];
+        if (!translated(w, c)) {
+            i++;
+            continue;
+        }
+        switch (clang_getCursorKind(c)) {
+        case CXCursor_VarDecl:
+            i = variables(w, &top, i);
+            continue;
+        case CXCursor_FunctionDecl: {
+            function_signature(w, c);
+            kids_t ks = children(c, 0);
+            for (int k = 0; k < ks.n; k++)
+                if (clang_getCursorKind(ks.v[k]) == CXCursor_CompoundStmt)
+                    walk(w, ks.v[k]);
+            free(ks.v);
+            break;
+        }
+        case CXCursor_TypedefDecl:
+            typedef_decl(w, c);
+            break;
+        case CXCursor_StructDecl:
+        case CXCursor_UnionDecl:
+            record_fields(w, c);
+            break;
+        default:
+            break;
+        }
+        i++;
+    }
+    free(top.v);
+    return w->errors;
+}

@@ -1,0 +1,31 @@
+/* rewrite.h -- from the parsed, prelexed text to C that calls <mupc.h>.
+ *
+ * libclang types every expression; the rewriter replaces each one that
+ * involves shared data (an access, a pointer-to-shared's arithmetic,
+ * comparison, conversion or declaration, a upc_forall's affinity) by runtime
+ * calls, as text edits on the prelexed text (see text.h). */
+#ifndef MUPC_XLATE_REWRITE_H
+#define MUPC_XLATE_REWRITE_H
+
+#include "prelex.h"
+#include "regions.h"
+#include "text.h"
+
+#include <clang-c/Index.h>
+
+typedef struct rewriter {
+    CXTranslationUnit tu;
+    const char *text; /* the prelexed text clang parsed */
+    size_t len;
+    const regions_t *regions;
+    prelex_t *prelex;
+    edits_t edits;
+    int errors;
+    int temps; /* numbering of generated temporaries */
+} rewriter_t;
+
+/* Queue the edits for every translated top-level declaration; returns the
+ * number of errors reported (file:line:col: error: ... on stderr). */
+int rewrite_translation_unit(rewriter_t *w);
+
+#endif
