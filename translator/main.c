@@ -13,6 +13,7 @@
  *      header the user included (never its expansion) and keeps the user's
  *      file and line with #line.
  * Errors are compiler-style, `file:line:col: error: ...`, exit status 1. */
+#define _GNU_SOURCE /* memmem */
 #include "prelex.h"
 #include "regions.h"
 #include "rewrite.h"
@@ -174,8 +175,9 @@ static char *destination_type(const char *msg)
     const char *q3 = q2 ? strchr(q2 + 1, '\'') : NULL, *q4 = q3 ? strchr(q3 + 1, '\'') : NULL;
     if (!q4)
         return NULL;
-    /* initializing / assigning to 'DEST' ...; passing / returning 'SRC' ... 'DEST' */
-    int dest_first = !strncmp(msg, "initializing", 12) || !strncmp(msg, "assigning", 9);
+    /* clang 19: "initializing 'DEST' with an expression of type 'SRC'";
+     * "assigning / passing / returning / converting 'SRC' to ... 'DEST'" */
+    int dest_first = !strncmp(msg, "initializing", 12);
     return dest_first ? xstrndup(q1 + 1, (size_t)(q2 - q1 - 1)) : xstrndup(q3 + 1, (size_t)(q4 - q3 - 1));
 }
 
@@ -210,6 +212,8 @@ static int diagnose(CXTranslationUnit tu, char **text, size_t *len, const region
         const char *msg = clang_getCString(msg_s);
         size_t at = location_offset(clang_getDiagnosticLocation(d));
         char *dest = strstr(msg, "changes address space of pointer") ? destination_type(msg) : NULL;
+        if (dest && getenv("MUPC_XLATE_DEBUG"))
+            fprintf(stderr, "mupc-translate: cast to '%s' at offset %zu: %s\n", dest, at, msg);
         if (dest && clang_getDiagnosticNumRanges(d) > 0) {
             CXSourceRange range = clang_getDiagnosticRange(d, clang_getDiagnosticNumRanges(d) - 1);
             size_t s = location_offset(clang_getRangeStart(range)), e = location_offset(clang_getRangeEnd(range));
@@ -277,6 +281,26 @@ static void strip_spaces(strbuf_t *out, const char *s, size_t n)
     }
 }
 
+/* How the output names a system header the user included: by its name in
+ * the system include directories (<stdio.h>, <sys/types.h>), so that the
+ * C compiler finds its own copy (clang's built-in headers are not gcc's);
+ * by its path when it lies elsewhere. */
+static char *system_include(const char *path)
+{
+    const char *name = NULL, *p;
+    if ((p = strstr(path, "/lib/clang/")) && (p = strstr(p, "/include/")))
+        name = p + 9;
+    else if (!strncmp(path, "/usr/local/include/", 19))
+        name = path + 19;
+    else if (!strncmp(path, "/usr/include/", 13)) {
+        name = path + 13;
+        const char *slash = strchr(name, '/');
+        if (slash && memmem(name, (size_t)(slash - name), "-linux-", 7))
+            name = slash + 1; /* the multiarch directory */
+    }
+    return name ? xasprintf("<%s>", name) : xasprintf("\"%s\"", path);
+}
+
 static char *assemble(const char *text, const regions_t *r, const char *input)
 {
     strbuf_t out;
@@ -285,8 +309,11 @@ static char *assemble(const char *text, const regions_t *r, const char *input)
     sb_puts(&out, prologue);
     for (size_t i = 0; i < r->n; i++) {
         const region_t *g = &r->v[i];
-        if (g->system_entry)
-            sb_printf(&out, "#include \"%s\"\n", g->file);
+        if (g->system_entry) {
+            char *inc = system_include(g->file);
+            sb_printf(&out, "#include %s\n", inc);
+            free(inc);
+        }
         if (!g->translated || g->end <= g->start)
             continue;
         sb_printf(&out, "#line %d \"%s\"\n", g->line, g->file);
@@ -353,7 +380,7 @@ int main(int argc, char **argv)
             return 1;
         }
     }
-    rewriter_t w = {tu, text, len, &r, &p, {0}, 0, 0};
+    rewriter_t w = {tu, text, len, &r, &p, {0}, 0, 0, 0};
     if (rewrite_translation_unit(&w))
         return 1;
     char *rewritten = edits_apply(&w.edits, text, len);

@@ -104,6 +104,7 @@ typedef struct state {
     size_t nthreads_at;
     int forall;             /* inside a upc_forall header: its paren depth + 1 */
     int forall_semis;
+    size_t scanned_to; /* the end of the last declaration scanned for THREADS */
 } state_t;
 
 static void error_at(state_t *s, size_t offset, char *message)
@@ -129,7 +130,8 @@ static unsigned layout_index(prelex_t *p, block_kind_t kind, const char *block, 
             return (unsigned)i;
     }
     p->layouts = xrealloc(p->layouts, (p->nlayouts + 1) * sizeof *p->layouts);
-    p->layouts[p->nlayouts] = (layout_t){kind, xstrdup(block ? block : ""), access, offset};
+    /* a [*] layout's block size is set by its array's declaration */
+    p->layouts[p->nlayouts] = (layout_t){kind, xstrdup(kind == BLOCK_NUMBER ? block : ""), access, offset};
     return (unsigned)p->nlayouts++;
 }
 
@@ -175,8 +177,10 @@ static void scan_threads_dims(state_t *s)
     while ((k = lex(&x)).kind != TOK_END) {
         if (k.kind == TOK_SPACE)
             continue;
-        if (tok_is(&x, k, ";") && parens == 0 && braces == 0)
+        if (tok_is(&x, k, ";") && parens == 0 && braces == 0) {
+            s->scanned_to = k.end;
             break;
+        }
         if (tok_is(&x, k, "(")) parens++;
         if (tok_is(&x, k, ")")) parens--;
         if (tok_is(&x, k, "{")) braces++;
@@ -250,7 +254,7 @@ static void qualifier_run(state_t *s, tok_t first)
     } else {
         unsigned i = layout_index(s->p, kind, block, access, first.start);
         sb_printf(&s->out, " __attribute__((address_space(%u))) ", LAYOUT_BASE + i);
-        if (s->depth == 0 && !s->p->static_threads)
+        if (s->depth == 0 && !s->p->static_threads && s->x.pos >= s->scanned_to)
             scan_threads_dims(s);
     }
     free(block);

@@ -293,6 +293,18 @@ static int shared_object(rewriter_t *w, CXCursor c, CXCursor *decl)
     return 1;
 }
 
+/* The mupc_static_t of a shared object: NAME__mupc at file scope; a static
+ * in a function gets its declaration's offset too (names may repeat). */
+static char *descriptor_name(CXCursor decl)
+{
+    CXString name = clang_getCursorSpelling(decl);
+    int local = clang_getCursorKind(clang_getCursorSemanticParent(decl)) == CXCursor_FunctionDecl;
+    char *s = local ? xasprintf("%s__mupc_%zu", clang_getCString(name), start_of(decl))
+                    : xasprintf("%s__mupc", clang_getCString(name));
+    clang_disposeString(name);
+    return s;
+}
+
 /* For a[i][j]...: the shared object at the root and how many subscripts
  * lie between it and c (0 for the object itself). */
 static int subscript_root(rewriter_t *w, CXCursor c, CXCursor *decl, int *depth)
@@ -323,20 +335,27 @@ static char *leaf_count(CXType t, int threads_dim_below)
 }
 
 /* p + n for a pointer-to-shared p of type ptype. */
-static char *ptr_add(rewriter_t *w, CXType ptype, const char *p, const char *n, int negate,
-                     size_t offset, int threads_scaled)
+static char *ptr_add_in(rewriter_t *w, CXType ptype, const char *p, const char *n, int negate,
+                        size_t offset, int threads_scaled, int in_struct)
 {
     CXType pointee = clang_getPointeeType(canon(ptype));
     CXType leaf = leaf_type(pointee);
     char *leaf_s = spell(w, leaf);
     char *count = leaf_count(pointee, threads_scaled);
-    char *block = block_text(w, pointee, offset);
+    /* an array inside a shared structure lies on the structure's thread */
+    char *block = in_struct ? xstrdup("0") : block_text(w, pointee, offset);
     char *s = xasprintf("mupc_ptr_add(%s, %s(ptrdiff_t)(%s) * %s, sizeof(%s), %s)", p, negate ? "-" : "",
                         n, count, leaf_s, block);
     free(leaf_s);
     free(count);
     free(block);
     return s;
+}
+
+static char *ptr_add(rewriter_t *w, CXType ptype, const char *p, const char *n, int negate,
+                     size_t offset, int threads_scaled)
+{
+    return ptr_add_in(w, ptype, p, n, negate, offset, threads_scaled, 0);
 }
 
 static char *addr(rewriter_t *w, CXCursor c);
@@ -365,7 +384,8 @@ static char *addr_subscript(rewriter_t *w, CXCursor c)
         scaled = dim > depth;
     }
     char *b = gen(w, base), *i = gen(w, index);
-    char *s = ptr_add(w, clang_getCursorType(base), b, i, 0, start_of(c), scaled);
+    int in_struct = clang_getCursorKind(strip(base)) == CXCursor_MemberRefExpr;
+    char *s = ptr_add_in(w, clang_getCursorType(base), b, i, 0, start_of(c), scaled, in_struct);
     free(b);
     free(i);
     return s;
@@ -406,9 +426,9 @@ static char *addr(rewriter_t *w, CXCursor c)
         break;
     case CXCursor_DeclRefExpr:
         if (shared_object(w, c, &decl)) {
-            CXString name = clang_getCursorSpelling(decl);
-            char *s = xasprintf("%s__mupc.base", clang_getCString(name));
-            clang_disposeString(name);
+            char *desc = descriptor_name(decl);
+            char *s = xasprintf("%s.base", desc);
+            free(desc);
             return s;
         }
         break;
@@ -633,14 +653,19 @@ static char *binary(rewriter_t *w, CXCursor c)
         b = gen(w, l);
         s = ptr_add(w, rt, a, b, 0, at, 0);
     } else if (lp || rp) {
-        a = lp || op == CXBinaryOperator_LAnd || op == CXBinaryOperator_LOr ? truth(w, l) : gen(w, l);
-        b = rp || op == CXBinaryOperator_LAnd || op == CXBinaryOperator_LOr ? truth(w, r) : gen(w, r);
+        a = lp || !is_null_constant(w, l) ? gen(w, l) : xstrdup("MUPC_NULL_PTR");
+        b = rp || !is_null_constant(w, r) ? gen(w, r) : xstrdup("MUPC_NULL_PTR");
         if (op == CXBinaryOperator_LAnd || op == CXBinaryOperator_LOr) {
             free(a);
             free(b);
             a = truth(w, l);
             b = truth(w, r);
             s = xasprintf("(%s %s %s)", a, op == CXBinaryOperator_LAnd ? "&&" : "||", b);
+        } else if ((op == CXBinaryOperator_EQ || op == CXBinaryOperator_NE) &&
+                   (!strcmp(a, "MUPC_NULL_PTR") || !strcmp(b, "MUPC_NULL_PTR"))) {
+            /* against null: every field, phase included, is zero */
+            s = xasprintf("(%smupc_ptr_is_null(%s))", op == CXBinaryOperator_NE ? "!" : "",
+                          !strcmp(a, "MUPC_NULL_PTR") ? b : a);
         } else if (op == CXBinaryOperator_EQ || op == CXBinaryOperator_NE) {
             s = xasprintf("(%smupc_ptr_equal(%s, %s))", op == CXBinaryOperator_NE ? "!" : "", a, b);
         } else if (op >= CXBinaryOperator_LT && op <= CXBinaryOperator_GE) {
@@ -769,7 +794,11 @@ static char *cast(rewriter_t *w, CXCursor c)
             char *g = gen(w, x);
             CXType tp = clang_getPointeeType(canon(to)), fp = clang_getPointeeType(canon(from));
             char *tb = block_text(w, tp, at), *fb = block_text(w, fp, at);
-            int reset = canon(tp).kind != CXType_Void && strcmp(tb, fb);
+            /* UPC 1.3 §6.4.3: a cast to another block size gives phase 0,
+             * as does any pointer to block size 1 or indefinite; from or to
+             * `shared void *` the phase is kept otherwise */
+            int to_void = canon(tp).kind == CXType_Void, from_void = canon(fp).kind == CXType_Void;
+            int reset = !to_void && (!strcmp(tb, "0") || !strcmp(tb, "(1)") || (!from_void && strcmp(tb, fb)));
             char *s = reset ? xasprintf("upc_resetphase(%s)", g) : xstrdup(g);
             free(g);
             free(tb);
@@ -934,6 +963,7 @@ static void queue_expr(rewriter_t *w, CXCursor c, int as_truth)
 
 static void walk(rewriter_t *w, CXCursor c);
 static char *declaration_text(rewriter_t *w, CXCursor d, int file_scope);
+static char *shared_object_text(rewriter_t *w, CXCursor d);
 
 /* The offset just past the ';' that ends a statement or declaration
  * whose extent ends at end (clang's extents stop before it). */
@@ -956,14 +986,15 @@ static void declaration_statement(rewriter_t *w, CXCursor c)
         if (is_shared(w, t)) {
             CXString name = clang_getCursorSpelling(ks.v[i]);
             if (clang_Cursor_getStorageClass(ks.v[i]) == CX_SC_Static)
-                report(w, start_of(ks.v[i]), "static shared object '%s' inside a function: not "
-                       "supported yet; declare it at file scope", clang_getCString(name));
+                /* its descriptor goes before the function, at file scope */
+                edits_add(&w->edits, w->function_start, w->function_start,
+                          shared_object_text(w, ks.v[i]));
             else
                 report(w, start_of(ks.v[i]), "shared object '%s' must have static storage "
                        "duration: declare it at file scope (UPC 1.3 §6.5.1.1)", clang_getCString(name));
             clang_disposeString(name);
         }
-        rewrite |= contains_pts(w, t);
+        rewrite |= is_shared(w, t) || contains_pts(w, t);
     }
     if (!rewrite) {
         for (int i = 0; i < ks.n; i++)
@@ -1069,11 +1100,20 @@ static void for_statement(rewriter_t *w, CXCursor c)
     int n = next_temp(w);
     size_t cs, ce;
     extent(call, &cs, &ce);
-    edits_add(&w->edits, cs, ce, affinity_test(w, call, n));
+    char *test = affinity_test(w, call, n);
+    int controlling = strcmp(test, "0") != 0;
+    edits_add(&w->edits, cs, ce, test);
     kids_t bk = children(body, 0);
     for (int i = 1; i < bk.n; i++)
         walk(w, bk.v[i]);
     free(bk.v);
+    /* Only a upc_forall with an affinity expression controls which thread
+     * runs an iteration; within it, nested ones run every iteration (UPC
+     * 1.3 §6.6.2), which the depth count tells at run time. */
+    if (!controlling) {
+        free(ks.v);
+        return;
+    }
     size_t end = clang_getCursorKind(body) == CXCursor_CompoundStmt ? e : past_semicolon(w, e);
     edits_add(&w->edits, s, s,
               xasprintf("{ __attribute__((cleanup(__mupc_forall_leave))) int __mupc_fa%d = "
@@ -1138,18 +1178,23 @@ static char *shared_object_text(rewriter_t *w, CXCursor d)
     CXType t = clang_getCursorType(d);
     CXString name_s = clang_getCursorSpelling(d);
     const char *name = clang_getCString(name_s);
+    char *desc = descriptor_name(d);
     size_t at = start_of(d);
     char *s = NULL;
     if (!clang_Cursor_isNull(initializer(d))) {
         report(w, at, "initializer of shared object '%s': not supported yet; assign it in main", name);
     } else if (clang_Cursor_getStorageClass(d) == CX_SC_Extern) {
-        s = xasprintf("extern mupc_static_t %s__mupc;", name);
+        s = xasprintf("extern mupc_static_t %s;", desc);
     } else {
         layout_t *l = layout_of(w, t);
         long long n = 1;
         for (CXType a = canon(t); is_array(a); a = canon(clang_getArrayElementType(a)))
             n *= clang_getArraySize(a) > 0 ? clang_getArraySize(a) : 1;
         int per_thread = prelex_threads_dim(w->prelex, name) >= 0;
+        if (is_array(t) && !per_thread && !w->prelex->static_threads && l && l->kind != BLOCK_INDEFINITE)
+            report(w, at, "shared array '%s' needs THREADS in one dimension in the dynamic THREADS "
+                   "environment (UPC 1.3 §6.5.2.1), or an indefinite block size 'shared []', or "
+                   "compile with -T N", name);
         if (l && l->kind == BLOCK_STAR && !*l->block) {
             free(l->block);
             if (per_thread)
@@ -1157,21 +1202,23 @@ static char *shared_object_text(rewriter_t *w, CXCursor d)
             else if (w->prelex->static_threads)
                 l->block = xasprintf("%lld", (n + w->prelex->static_threads - 1) / w->prelex->static_threads);
             else
-                report(w, at, "'shared [*]' array '%s' without THREADS in a dimension: not supported "
-                       "yet in the dynamic THREADS environment (compile with -T N)", name);
+                l->block = xstrdup("1");
         }
         if (l && l->kind == BLOCK_NUMBER && strtoull(l->block, NULL, 0) > UPC_MAX_BLOCK)
             report(w, at, "block size %s of '%s' exceeds UPC_MAX_BLOCK_SIZE (%llu)", l->block, name,
                    UPC_MAX_BLOCK);
         char *leaf = spell(w, leaf_type(t));
         char *block = block_text(w, t, at);
-        s = xasprintf("%smupc_static_t %s__mupc = {\"%s\", sizeof(%s), %s, %lld, %d, {0, 0, 0}, 0}; "
-                      "__attribute__((constructor)) static void %s__mupc_register(void) "
-                      "{ mupc_static_register(&%s__mupc); }",
-                      storage(d), name, name, leaf, block, n, per_thread, name, name);
+        int is_static = clang_Cursor_getStorageClass(d) == CX_SC_Static ||
+                        clang_getCursorKind(clang_getCursorSemanticParent(d)) == CXCursor_FunctionDecl;
+        s = xasprintf("%smupc_static_t %s = {\"%s\", sizeof(%s), %s, %lld, %d, {0, 0, 0}, 0}; "
+                      "__attribute__((constructor)) static void %s_register(void) "
+                      "{ mupc_static_register(&%s); }",
+                      is_static ? "static " : "", desc, name, leaf, block, n, per_thread, desc, desc);
         free(leaf);
         free(block);
     }
+    free(desc);
     clang_disposeString(name_s);
     return s ? s : xstrdup("");
 }
@@ -1180,8 +1227,8 @@ static char *shared_object_text(rewriter_t *w, CXCursor d)
 static char *declaration_text(rewriter_t *w, CXCursor d, int file_scope)
 {
     CXType t = clang_getCursorType(d);
-    if (file_scope && is_shared(w, t))
-        return shared_object_text(w, d);
+    if (is_shared(w, t)) /* a static in a function went before the function */
+        return file_scope ? shared_object_text(w, d) : xstrdup("");
     CXString name = clang_getCursorSpelling(d);
     char *decl = spell_decl(w, t, clang_getCString(name));
     clang_disposeString(name);
@@ -1310,6 +1357,7 @@ int rewrite_translation_unit(rewriter_t *w)
             i = variables(w, &top, i);
             continue;
         case CXCursor_FunctionDecl: {
+            w->function_start = start_of(c);
             function_signature(w, c);
             kids_t ks = children(c, 0);
             for (int k = 0; k < ks.n; k++)

@@ -22,6 +22,7 @@ typedef struct rewriter {
     edits_t edits;
     int errors;
     int temps; /* numbering of generated temporaries */
+    size_t function_start; /* of the function being rewritten */
 } rewriter_t;
 
 /* Queue the edits for every translated top-level declaration; returns the

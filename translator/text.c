@@ -108,6 +108,9 @@ static int by_start_then_widest(const void *a, const void *b)
     const edit_t *x = a, *y = b;
     if (x->start != y->start)
         return x->start < y->start ? -1 : 1;
+    int xi = x->end == x->start, yi = y->end == y->start; /* insertions go first */
+    if (xi != yi)
+        return xi ? -1 : 1;
     if (x->end != y->end)
         return x->end > y->end ? -1 : 1;
     return 0;

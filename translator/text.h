@@ -1,6 +1,7 @@
 /* text.h -- growable strings and a list of text edits, for the translator.
  * An edit replaces bytes [start, end) of a source text; edits are applied
- * outermost-first, back to front, so nested edits never clash. */
+ * outermost-first, so nested edits never clash; an insertion (start ==
+ * end) goes before a replacement that starts at the same place. */
 #ifndef MUPC_XLATE_TEXT_H
 #define MUPC_XLATE_TEXT_H
 
