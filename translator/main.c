@@ -153,6 +153,46 @@ static char *preprocess(const options_t *o, size_t *len)
     return text;
 }
 
+/* Every numbered layout's block size, for clang to evaluate (checked in
+ * rewrite.c against UPC_MAX_BLOCK_SIZE); valid C, so it stays. */
+static void append_block_sizes(const prelex_t *p, char **text)
+{
+    strbuf_t b;
+    sb_init(&b);
+    sb_puts(&b, *text);
+    for (size_t i = 1; i < p->nlayouts; i++)
+        if (p->layouts[i].kind == BLOCK_NUMBER)
+            sb_printf(&b, "enum { __mupc_block_%zu = (%s) };", LAYOUT_BASE + i, p->layouts[i].block);
+    free(*text);
+    *text = sb_take(&b);
+}
+
+/* clang's words for UPC constraint violations it finds first. */
+static const char *upc_words(const char *msg)
+{
+    static const struct { const char *clang, *upc; } map[] = {
+        {"automatic variable qualified with an address space",
+         "a shared automatic variable: shared objects must have static storage duration; declare it "
+         "at file scope or static (UPC 1.3 §6.5.1.1)"},
+        {"field may not be qualified with an address space",
+         "a structure member cannot be shared-qualified; make the whole structure shared (UPC 1.3 "
+         "§6.5.1.1)"},
+        {"parameter may not be qualified with an address space",
+         "a function parameter cannot be shared-qualified; pass a pointer-to-shared"},
+        {"multiple address spaces specified for type",
+         "two layout qualifiers on one type (a block size given twice, perhaps through a typedef): a "
+         "shared type has one block size (UPC 1.3 §6.5.1.1)"},
+        {"function type may not be qualified with an address space",
+         "a function cannot return a shared-qualified type; return a pointer-to-shared"},
+        {"return type cannot be qualified with address space",
+         "a function cannot return a shared-qualified type; return a pointer-to-shared"},
+    };
+    for (size_t i = 0; i < sizeof map / sizeof map[0]; i++)
+        if (strstr(msg, map[i].clang))
+            return map[i].upc;
+    return msg;
+}
+
 /* ---- 3. parsing, with casts for conversions from shared void * ---- */
 
 static CXTranslationUnit parse(CXIndex index, const char *name, const char *text, size_t len)
@@ -224,7 +264,7 @@ static int diagnose(CXTranslationUnit tu, char **text, size_t *len, const region
             const char *file = "<translation>";
             int line = 0, column = 0;
             regions_where(r, *text, at, &file, &line, &column);
-            fprintf(stderr, "%s:%d:%d: error: %s\n", file, line, column, msg);
+            fprintf(stderr, "%s:%d:%d: error: %s\n", file, line, column, upc_words(msg));
             errors++;
             free(dest);
         }
@@ -236,6 +276,9 @@ static int diagnose(CXTranslationUnit tu, char **text, size_t *len, const region
         for (size_t i = fix.n; i-- > 0;) { /* marks after each insertion move */
             shift_marks(p->sizeofs, p->nsizeofs, fix.v[i].start + (fix.v[i].text[0] == ')'), strlen(fix.v[i].text));
             shift_marks(p->pragmas, p->npragmas, fix.v[i].start + 1, strlen(fix.v[i].text));
+            for (size_t k = 0; k < p->nlayouts; k++)
+                if (p->layouts[k].offset > fix.v[i].start)
+                    p->layouts[k].offset += strlen(fix.v[i].text);
         }
         char *fixed = edits_apply(&fix, *text, *len);
         free(*text);
@@ -358,6 +401,7 @@ int main(int argc, char **argv)
     }
     regions_free(&r);
     free(pp);
+    append_block_sizes(&p, &text);
     len = strlen(text);
     regions_build(&r, text, len, o.prelude);
 

@@ -105,7 +105,22 @@ typedef struct state {
     int forall;             /* inside a upc_forall header: its paren depth + 1 */
     int forall_semis;
     size_t scanned_to; /* the end of the last declaration scanned for THREADS */
+    int parens;        /* parenthesis depth */
+    int type_operand;  /* a upc_*sizeof(type-name) closes at this depth + 1 */
 } state_t;
+
+/* Whether the word starting a parenthesized operand makes it a type name
+ * (typedef names are not told apart: they are taken as expressions). */
+static int starts_type_name(const lexer_t *x, tok_t k)
+{
+    static const char *const words[] = {"shared", "strict", "relaxed", "void", "char", "short", "int",
+                                        "long", "float", "double", "signed", "unsigned", "_Bool",
+                                        "struct", "union", "enum", "const", "volatile", NULL};
+    for (int i = 0; words[i]; i++)
+        if (tok_is(x, k, words[i]))
+            return 1;
+    return 0;
+}
 
 static void error_at(state_t *s, size_t offset, char *message)
 {
@@ -165,6 +180,30 @@ static char *trimmed(const char *text, size_t start, size_t end)
     return xstrndup(text + start, end - start);
 }
 
+/* THREADS at k stands alone in its dimension or is multiplied by a
+ * constant: no operator but '*' (and parentheses) in its brackets. */
+static int threads_multiplied(const lexer_t *at, tok_t k)
+{
+    size_t open = k.start, close = k.end;
+    int level = 0;
+    while (open > 0 && !(at->text[open - 1] == '[' && level == 0)) {
+        open--;
+        level += at->text[open] == ']' ? 1 : at->text[open] == '[' ? -1 : 0;
+    }
+    for (level = 0; close < at->len && !(at->text[close] == ']' && level == 0); close++)
+        level += at->text[close] == '[' ? 1 : at->text[close] == ']' ? -1 : 0;
+    int depth = 0; /* of THREADS, in parentheses within the brackets */
+    for (size_t i = open; i < k.start; i++)
+        depth += at->text[i] == '(' ? 1 : at->text[i] == ')' ? -1 : 0;
+    int here = 0;
+    for (size_t i = open; i < close; i++) {
+        here += at->text[i] == '(' ? 1 : at->text[i] == ')' ? -1 : 0;
+        if (here <= depth && strchr("+-/%<>&|^?:,", at->text[i]))
+            return 0;
+    }
+    return 1;
+}
+
 /* After a file-scope `shared` qualifier run: find THREADS in the array
  * dimensions of each declarator up to the ';' (lookahead only; the main
  * loop writes the remembered tokens as 1). */
@@ -199,6 +238,10 @@ static void scan_threads_dims(state_t *s)
             free(name);
             name = xstrndup(x.text + k.start, k.end - k.start);
         } else if (in_dim && tok_is(&x, k, "mupc_threads") && name) {
+            if (!threads_multiplied(&x, k))
+                error_at(s, k.start, xasprintf("THREADS in a dimension of '%s' must stand alone or be "
+                                               "multiplied by an integer constant (UPC 1.3 §6.5.2.1)",
+                                               name));
             if (prelex_threads_dim(s->p, name) >= 0)
                 error_at(s, k.start, xasprintf("THREADS appears in more than one dimension of '%s' "
                                                "(UPC 1.3 §6.5.2.1: at most one, in the dynamic "
@@ -218,6 +261,7 @@ static void qualifier_run(state_t *s, tok_t first)
 {
     lexer_t *x = &s->x;
     access_t access = ACCESS_DEFAULT;
+    int both = 0;
     block_kind_t kind = BLOCK_NUMBER;
     char *block = xstrdup("1");
     int shared = 0;
@@ -225,9 +269,9 @@ static void qualifier_run(state_t *s, tok_t first)
     tok_t k = first;
     for (;;) {
         if (tok_is(x, k, "strict"))
-            access = ACCESS_STRICT;
+            both |= access == ACCESS_RELAXED, access = ACCESS_STRICT;
         else if (tok_is(x, k, "relaxed"))
-            access = ACCESS_RELAXED;
+            both |= access == ACCESS_STRICT, access = ACCESS_RELAXED;
         else if (tok_is(x, k, "shared")) {
             shared = 1;
             tok_t n = peek(x);
@@ -248,11 +292,14 @@ static void qualifier_run(state_t *s, tok_t first)
             ;
     }
     add_newlines(&s->out, x->text, newlines_from, x->pos);
+    if (both)
+        error_at(s, first.start, xstrdup("'strict' and 'relaxed' both qualify one type; give one of "
+                                         "them (UPC 1.3 §6.5.1.1)"));
     if (!shared) {
         error_at(s, first.start, xasprintf("'%s' qualifies only shared types; add 'shared'",
                                            access == ACCESS_STRICT ? "strict" : "relaxed"));
     } else {
-        unsigned i = layout_index(s->p, kind, block, access, first.start);
+        unsigned i = layout_index(s->p, kind, block, access, s->out.len);
         sb_printf(&s->out, " __attribute__((address_space(%u))) ", LAYOUT_BASE + i);
         if (s->depth == 0 && !s->p->static_threads && s->x.pos >= s->scanned_to)
             scan_threads_dims(s);
@@ -359,6 +406,20 @@ static void identifier(state_t *s, tok_t k)
                    : tok_is(x, k, "upc_blocksizeof") ? SIZEOF_BLOCK : SIZEOF_ELEM;
         mark(&s->p->sizeofs, &s->p->nsizeofs, s->out.len, kind);
         sb_puts(&s->out, "sizeof");
+        /* upc_blocksizeof(shared [4] int): the operand becomes the
+         * expression *(__typeof__(type) *)0, whose type libclang reports */
+        lexer_t ahead = *x;
+        tok_t open = peek(&ahead);
+        if (tok_is(x, open, "(")) {
+            while (lex(&ahead).kind == TOK_SPACE)
+                ;
+            if (starts_type_name(x, peek(&ahead))) {
+                while (lex(x).kind == TOK_SPACE)
+                    ;
+                sb_puts(&s->out, "(*(__typeof__(");
+                s->type_operand = ++s->parens;
+            }
+        }
     } else if (remembered_threads(s, k.start))
         sb_puts(&s->out, "1");
     else
@@ -375,6 +436,17 @@ static void punctuation(state_t *s, tok_t k)
         if (s->strict[s->depth] != s->strict[s->depth - 1])
             mark(&s->p->pragmas, &s->p->npragmas, s->out.len + 1, s->strict[s->depth - 1]);
         s->depth--;
+    }
+    if (tok_is(x, k, "("))
+        s->parens++;
+    else if (tok_is(x, k, ")")) {
+        if (s->type_operand && s->parens == s->type_operand) {
+            s->type_operand = 0;
+            s->parens--;
+            sb_puts(&s->out, ") *)0)");
+            return;
+        }
+        s->parens--;
     }
     if (s->forall) {
         if (tok_is(x, k, "("))

@@ -52,6 +52,10 @@ static void report(rewriter_t *w, size_t offset, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 static void report(rewriter_t *w, size_t offset, const char *fmt, ...)
 {
+    static size_t last = (size_t)-1; /* an expression translated twice reports once */
+    if (offset == last)
+        return;
+    last = offset;
     const char *file = "<translation>";
     int line = 0, column = 0;
     regions_where(w->regions, w->text, offset, &file, &line, &column);
@@ -1195,6 +1199,10 @@ static char *shared_object_text(rewriter_t *w, CXCursor d)
             report(w, at, "shared array '%s' needs THREADS in one dimension in the dynamic THREADS "
                    "environment (UPC 1.3 §6.5.2.1), or an indefinite block size 'shared []', or "
                    "compile with -T N", name);
+        if (per_thread && l && l->kind == BLOCK_INDEFINITE)
+            report(w, at, "THREADS in a dimension of '%s', whose block size is indefinite ('shared []'): "
+                   "not allowed in the dynamic THREADS environment (UPC 1.3 §6.5.2.1); compile "
+                   "with -T N or give a block size", name);
         if (l && l->kind == BLOCK_STAR && !*l->block) {
             free(l->block);
             if (per_thread)
@@ -1204,9 +1212,6 @@ static char *shared_object_text(rewriter_t *w, CXCursor d)
             else
                 l->block = xstrdup("1");
         }
-        if (l && l->kind == BLOCK_NUMBER && strtoull(l->block, NULL, 0) > UPC_MAX_BLOCK)
-            report(w, at, "block size %s of '%s' exceeds UPC_MAX_BLOCK_SIZE (%llu)", l->block, name,
-                   UPC_MAX_BLOCK);
         char *leaf = spell(w, leaf_type(t));
         char *block = block_text(w, t, at);
         int is_static = clang_Cursor_getStorageClass(d) == CX_SC_Static ||
@@ -1343,6 +1348,37 @@ static int variables(rewriter_t *w, kids_t *top, int i)
     return j;
 }
 
+/* The block sizes, evaluated by clang: main.c appends an enum constant
+ * __mupc_block_K = (B) for every numbered layout K. */
+static void check_block_sizes(rewriter_t *w, CXCursor e)
+{
+    kids_t ks = children(e, 0);
+    for (int i = 0; i < ks.n; i++) {
+        CXString name = clang_getCursorSpelling(ks.v[i]);
+        unsigned k;
+        if (sscanf(clang_getCString(name), "__mupc_block_%u", &k) == 1 && prelex_layout(w->prelex, k)) {
+            long long v = clang_getEnumConstantDeclValue(ks.v[i]);
+            const layout_t *l = prelex_layout(w->prelex, k);
+            if (v < 0 || (unsigned long long)v > UPC_MAX_BLOCK)
+                report(w, l->offset, "block size %s = %lld is outside 0..UPC_MAX_BLOCK_SIZE (%llu) "
+                       "(UPC 1.3 §6.5.1.1)", l->block, v, UPC_MAX_BLOCK);
+        }
+        clang_disposeString(name);
+    }
+    free(ks.v);
+}
+
+/* A [*] layout that no array declaration sized: it was written on a pointer. */
+static void check_star_layouts(rewriter_t *w)
+{
+    for (size_t i = 0; i < w->prelex->nlayouts; i++) {
+        const layout_t *l = &w->prelex->layouts[i];
+        if (l->kind == BLOCK_STAR && !*l->block)
+            report(w, l->offset, "'shared [*]' applies only to the declaration of an array, not to "
+                   "a pointer or other type (UPC 1.3 §6.5.1.1)");
+    }
+}
+
 int rewrite_translation_unit(rewriter_t *w)
 {
     kids_t top = children(clang_getTranslationUnitCursor(w->tu), 0);
@@ -1373,11 +1409,16 @@ int rewrite_translation_unit(rewriter_t *w)
         case CXCursor_UnionDecl:
             record_fields(w, c);
             break;
+        case CXCursor_EnumDecl:
+            walk(w, c); /* the constants' values */
+            check_block_sizes(w, c);
+            break;
         default:
             break;
         }
         i++;
     }
     free(top.v);
+    check_star_layouts(w);
     return w->errors;
 }
