@@ -1,0 +1,62 @@
+#!/bin/sh
+# translator.sh -- mupcc compiles UPC source: every program in
+# translator/tests/ builds with the build tree's mupcc and prints its
+# Success line at 1, 2, 3 and 4 threads; every program in
+# translator/tests/errors/ is refused with file:line: error naming the words
+# of its /* ERROR: ... */ comment; a runtime error in translated code names
+# the UPC file and line.
+. "$top_srcdir/tests/scripts/lib.sh"
+mupcc="$top_builddir/tools/mupcc"
+dir="$top_srcdir/translator/tests"
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp" "$out"' EXIT
+if [ ! -x "$top_builddir/translator/mupc-translate" ]; then
+    echo "FAIL: translator/mupc-translate was not built (configure found no libclang: run ./quickstart)"
+    exit 1
+fi
+
+for src in "$dir"/*.upc; do
+    name=$(basename "$src" .upc)
+    "$mupcc" -O2 -Wall -o "$tmp/$name" "$src" > "$out" 2>&1
+    rc=$?
+    if [ "$rc" -ne 0 ]; then fail "$name.upc compiles"; continue; fi
+    for n in 1 2 3 4; do
+        run "$n" 60 "$tmp/$name"
+        if [ "$rc" -eq 0 ] && grep -q "^Success: $name\$" "$out" && ! grep -q "^Error:" "$out"; then
+            ok "$name at $n threads"
+        else
+            fail "$name at $n threads (status $rc)"
+        fi
+    done
+done
+
+for src in "$dir"/errors/*.upc; do
+    name=$(basename "$src")
+    line=$(grep -n '/\* ERROR:' "$src" | head -n 1 | cut -d: -f1)
+    words=$(sed -n 's|.*/\* ERROR: \(.*\) \*/.*|\1|p' "$src" | head -n 1)
+    "$mupcc" -c -o "$tmp/x.o" "$src" > "$out" 2>&1
+    rc=$?
+    expect_failure "$name is refused"
+    expect_output "$name: the error names $name:$line" "$name:$line:[0-9]+: error: "
+    for word in $words; do
+        if grep -i "error: " "$out" | grep -qi -- "$word"; then ok "$name: the message says '$word'"
+        else fail "$name: the message lacks '$word'"; fi
+    done
+done
+
+# A UPC program's runtime error points at its own source line (#line).
+cat > "$tmp/named.upc" <<'UPC'
+#include <upc.h>
+int main(void)
+{
+    upc_barrier MYTHREAD; /* mismatched named barrier */
+    return 0;
+}
+UPC
+"$mupcc" -o "$tmp/named" "$tmp/named.upc" > "$out" 2>&1
+rc=$?
+expect_status "named.upc compiles" 0
+run 2 60 "$tmp/named"
+expect_failure "a mismatched named barrier ends the job"
+expect_output "the runtime names named.upc:4" "named\\.upc:4"
+finish
