@@ -223,6 +223,11 @@ static int passes(unsigned int evt, gasp_evttype_t type, int always)
 
 static void noncollective_exit_hook(int status, void *arg);
 
+int mupci_gasp_local_events(void)
+{
+    return MUPCI_GASP && &mupc_gasp_profile_level != NULL && mupc_gasp_profile_level >= 2;
+}
+
 void mupci_gasp_thread_init(int *argc, char ***argv)
 {
     if (&mupc_gasp_profile_level == NULL || mupc_gasp_profile_level <= 0)

@@ -20,6 +20,8 @@
  * measurement is on (gasp_control / pupc_control), or a START the tool
  * received still waits for its END (delivered whatever the measurement). */
 extern int mupci_gasp_on;
+/* A tool asked for events on data with local affinity (--profile-local). */
+int mupci_gasp_local_events(void);
 
 /* On the computation pthread, after runtime start-up and before main:
  * decides from the profile level linked in by mupcc whether a tool is

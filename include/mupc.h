@@ -102,6 +102,22 @@ size_t upc_affinitysize(size_t totalsize, size_t nbytes, size_t threadid);
  * directly addressable in this implementation). */
 void *mupc_local_addr(mupc_ptr_t p);
 
+/* Inline local accesses, for translated code: a relaxed access of n bytes
+ * through p with p.thread == mupc_local_thread and p.addr - mupc_local_low
+ * <= mupc_local_span - n (unsigned) may be a plain load or store at
+ * mupc_local_base + p.addr: exactly what mupc_get_<T>/mupc_put_<T> would
+ * do, without the call.  mupc_local_thread is MYTHREAD, or UINT32_MAX (no
+ * thread) when every access must go through the runtime: a GASP tool
+ * asked for events on local data, or `checks = bounds` is on.  Set before
+ * the user's main runs; never change afterwards. */
+extern char *mupc_local_base;
+extern uint64_t mupc_local_low, mupc_local_span;
+extern uint32_t mupc_local_thread;
+/* n / THREADS without a division, for THREADS > 1: (n * mupc_threads_magic)
+ * >> 64 (a 128-bit product), exact for n < 2^32 and off by at most one
+ * above. */
+extern uint64_t mupc_threads_magic;
+
 /* ---------------------------------------------------------------- */
 /* Static shared objects                                             */
 /* ---------------------------------------------------------------- */

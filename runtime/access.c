@@ -4,6 +4,7 @@
  * The protocol itself lives in xfer.c.
  */
 #include "mupc.h"
+#include "access.h"
 #include "bounds.h"
 #include "fatal.h"
 #include "gasp_hooks.h"
@@ -59,6 +60,22 @@ static inline void check_private(const char *what, const char *role, const void 
 {
     if (MUPCI_CHECKS && mupci_unlikely((uintptr_t)p < MUPCI_NULL_PAGE))
         private_error(what, role, p, n, file, line);
+}
+
+char *mupc_local_base;
+uint64_t mupc_local_low, mupc_local_span;
+uint32_t mupc_local_thread = UINT32_MAX;
+uint64_t mupc_threads_magic;
+
+void mupci_access_init_local(void)
+{
+    mupc_local_base = mupci_segment_base;
+    mupc_local_low = MUPCI_SEGMENT_RESERVED; /* offset 0 is the null pointer */
+    mupc_local_span = mupci_segment_bytes - MUPCI_SEGMENT_RESERVED;
+    int inline_ok = !mupci_gasp_local_events() && !mupci_bounds_on;
+    mupc_local_thread = inline_ok ? (uint32_t)mupc_mythread : UINT32_MAX;
+    /* floor(2^64 / THREADS) + 1: exact for dividends below 2^32 */
+    mupc_threads_magic = mupc_threads > 1 ? UINT64_MAX / (uint64_t)mupc_threads + 1 : 0;
 }
 
 static inline int is_local(mupc_ptr_t p) { return p.thread == (uint32_t)mupc_mythread; }

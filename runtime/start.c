@@ -18,6 +18,7 @@
 #define _GNU_SOURCE
 #include "alloc.h"
 #include "backoff.h"
+#include "access.h"
 #include "barrier.h"
 #include "bounds.h"
 #include "config.h"
@@ -221,6 +222,7 @@ void mupc_global_exit(int status, const char *file, int line)
 static void *compute_main(void *arg)
 {
     mupci_gasp_thread_init(&user_argc, &user_argv);
+    mupci_access_init_local();
     mupci_barrier_internal("start-up barrier", __FILE__, __LINE__);
     int status = mupc_user_main(user_argc, user_argv);
     /* Where main returned is unknown: no position (NULL, 0), not ours. */

@@ -314,6 +314,8 @@ static char *descriptor_name(CXCursor decl)
 static int subscript_root(rewriter_t *w, CXCursor c, CXCursor *decl, int *depth)
 {
     c = strip(c);
+    if (!is_array(clang_getCursorType(c)))
+        return 0; /* a pointer read from shared memory starts afresh */
     if (clang_getCursorKind(c) == CXCursor_ArraySubscriptExpr) {
         kids_t ks = children(c, 1);
         int found = ks.n == 2 && subscript_root(w, ks.v[0], decl, depth);
@@ -364,8 +366,65 @@ static char *ptr_add(rewriter_t *w, CXType ptype, const char *p, const char *n, 
 
 static char *addr(rewriter_t *w, CXCursor c);
 
+/* For a[i][j]... on a file-scope shared array: the index of the element
+ * (or row) in the array's innermost elements, as C text; NULL when c is
+ * not such a subscript chain.  *root is the array. */
+static char *rooted_index(rewriter_t *w, CXCursor c, CXCursor *root, int *depth)
+{
+    c = strip(c);
+    if (clang_getCursorKind(c) != CXCursor_ArraySubscriptExpr)
+        return NULL;
+    kids_t ks = children(c, 1);
+    if (ks.n != 2 || !is_pts(w, clang_getCursorType(ks.v[0]))) {
+        free(ks.v);
+        return NULL;
+    }
+    CXCursor base = strip(ks.v[0]), index = ks.v[1];
+    free(ks.v);
+    char *outer = NULL;
+    /* only through array decay: a pointer-to-shared read from a shared
+     * array (p = a[i]; p[j]) starts a new chain */
+    if (!is_array(clang_getCursorType(base)))
+        return NULL;
+    if (clang_getCursorKind(base) == CXCursor_ArraySubscriptExpr) {
+        outer = rooted_index(w, base, root, depth);
+        if (!outer)
+            return NULL;
+        ++*depth;
+    } else if (shared_object(w, base, root)) {
+        *depth = 0;
+    } else {
+        return NULL;
+    }
+    CXString name = clang_getCursorSpelling(*root);
+    int scaled = prelex_threads_dim(w->prelex, clang_getCString(name)) > *depth;
+    clang_disposeString(name);
+    char *count = leaf_count(clang_getCursorType(c), scaled);
+    char *i = gen(w, index);
+    char *s = outer ? xasprintf("%s + (ptrdiff_t)(%s) * %s", outer, i, count)
+                    : xasprintf("(ptrdiff_t)(%s) * %s", i, count);
+    free(outer);
+    free(count);
+    free(i);
+    return s;
+}
+
 static char *addr_subscript(rewriter_t *w, CXCursor c)
 {
+    CXCursor root;
+    int levels = 0;
+    char *linear = rooted_index(w, c, &root, &levels);
+    if (linear) { /* element of a static array: inline arithmetic from its base */
+        CXType t = clang_getCursorType(root);
+        char *desc = descriptor_name(root), *leaf = spell(w, leaf_type(t));
+        char *block = block_text(w, t, start_of(c));
+        char *s = xasprintf("__mupc_index(%s.base, %s, sizeof(%s), %s)", desc, linear, leaf, block);
+        free(desc);
+        free(leaf);
+        free(block);
+        free(linear);
+        return s;
+    }
     kids_t ks = children(c, 1);
     if (ks.n != 2) {
         free(ks.v);
@@ -466,7 +525,15 @@ static char *read_shared(rewriter_t *w, CXCursor c)
     int strict = strict_of(w, t, at);
     const char *suffix = access_suffix(w, t);
     char *s;
-    if (suffix) {
+    if (suffix && !strict) { /* data with local affinity: a load, inline */
+        char *ts = spell(w, t);
+        int n = next_temp(w);
+        s = xasprintf("({ mupc_ptr_t __mupc_p%d = %s; __mupc_local(__mupc_p%d, sizeof(%s)) ? "
+                      "*(%s *)(mupc_local_base + __mupc_p%d.addr) : mupc_get_%s(__mupc_p%d, 0, __FILE__, "
+                      "__LINE__); })",
+                      n, a, n, ts, ts, n, suffix, n);
+        free(ts);
+    } else if (suffix) {
         s = xasprintf("mupc_get_%s(%s, %d, __FILE__, __LINE__)", suffix, a, strict);
     } else {
         char *ts = spell(w, t);
@@ -489,7 +556,12 @@ static char *write_at(rewriter_t *w, CXType t, const char *a, const char *value,
     char *ts = spell(w, t);
     int n = next_temp(w);
     char *s;
-    if (suffix)
+    if (suffix && !strict) /* data with local affinity: a store, inline */
+        s = xasprintf("({ %s __mupc_v%d = (%s); mupc_ptr_t __mupc_p%d = %s; if (__mupc_local(__mupc_p%d, "
+                      "sizeof __mupc_v%d)) *(%s *)(mupc_local_base + __mupc_p%d.addr) = __mupc_v%d; else "
+                      "mupc_put_%s(__mupc_p%d, __mupc_v%d, 0, __FILE__, __LINE__); __mupc_v%d; })",
+                      ts, n, value, n, a, n, n, ts, n, n, suffix, n, n, n);
+    else if (suffix)
         s = xasprintf("({ %s __mupc_v%d = (%s); mupc_put_%s(%s, __mupc_v%d, %d, __FILE__, __LINE__); "
                       "__mupc_v%d; })",
                       ts, n, value, suffix, a, n, strict, n);
