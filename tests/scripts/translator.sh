@@ -59,4 +59,26 @@ expect_status "named.upc compiles" 0
 run 2 60 "$tmp/named"
 expect_failure "a mismatched named barrier ends the job"
 expect_output "the runtime names named.upc:4" "named\\.upc:4"
+# Inline local accesses keep the runtime's checks: an element far past the
+# segment, and with checks = bounds one past the array's end, stop the job
+# naming the UPC line.
+cat > "$tmp/oob.upc" <<'UPC'
+#include <upc.h>
+shared int a[4 * THREADS];
+int main(int argc, char **argv)
+{
+    long far = argc > 1 ? 4L * THREADS : 4000000000L * THREADS;
+    a[far + MYTHREAD] = 1; /* line 6 */
+    return 0;
+}
+UPC
+"$mupcc" -o "$tmp/oob" "$tmp/oob.upc" > "$out" 2>&1
+rc=$?
+expect_status "oob.upc compiles" 0
+run 2 60 "$tmp/oob"
+expect_failure "a store far past the segment ends the job"
+expect_output "and names oob.upc:6" "oob\\.upc:6.*out of range"
+MUPC_CHECKS=bounds run 2 60 "$tmp/oob" one-past
+expect_failure "with checks = bounds, a store one past the array ends the job"
+expect_output "and names oob.upc:6 and the array" "oob\\.upc:6.*'a'"
 finish
