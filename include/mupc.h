@@ -139,6 +139,14 @@ typedef struct mupc_static {
 } mupc_static_t;
 
 void mupc_static_register(mupc_static_t *obj);
+/* An initializer of static shared data (`shared int x = 5;`), registered
+ * from a constructor: every thread runs each one, in registration order,
+ * before the user's main and its implicit barrier; it writes the elements
+ * with affinity to the calling thread (through mupc_local_addr). */
+void mupc_static_init(void (*init)(void));
+/* A translation unit compiled for a fixed THREADS (mupcc -T N) says so
+ * from a constructor; start-up then refuses a job of any other size. */
+void mupc_static_threads(int threads, const char *file);
 
 /* ---------------------------------------------------------------- */
 /* Shared accesses                                                   */

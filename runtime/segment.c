@@ -7,6 +7,7 @@
 #include "mupc.h"
 #include "pts.h"
 
+#include <stdlib.h>
 #include <sys/mman.h>
 
 char *mupci_segment_base;
@@ -26,6 +27,37 @@ void mupc_static_register(mupc_static_t *obj)
     obj->next = NULL;
     *statics_tail = obj;
     statics_tail = &obj->next;
+}
+
+static void (**initializers)(void);
+static size_t ninitializers;
+
+void mupc_static_init(void (*init)(void))
+{
+    void (**grown)(void) = realloc(initializers, (ninitializers + 1) * sizeof *grown);
+    if (!grown)
+        mupci_fatal_plain("out of memory registering a static shared initializer");
+    initializers = grown;
+    initializers[ninitializers++] = init;
+}
+
+void mupci_segment_run_initializers(void)
+{
+    for (size_t i = 0; i < ninitializers; i++)
+        initializers[i]();
+}
+
+static int required_threads; /* mupcc -T N, or 0 */
+static const char *required_by;
+
+void mupc_static_threads(int threads, const char *file)
+{
+    if (required_threads && required_threads != threads)
+        mupci_fatal_plain("%s was compiled for THREADS = %d but %s for THREADS = %d (mupcc -T); "
+                          "compile every file with the same -T",
+                          required_by, required_threads, file, threads);
+    required_threads = threads;
+    required_by = file;
 }
 
 static size_t align_up(size_t n, size_t a) { return (n + a - 1) / a * a; }
@@ -54,6 +86,10 @@ static void place_statics(int threads)
 
 void mupci_segment_init(size_t size, int threads)
 {
+    if (required_threads && required_threads != threads)
+        mupci_fatal_plain("%s was compiled for THREADS = %d (mupcc -T %d) but the job has %d "
+                          "threads: run it with mupcrun -n %d, or compile it without -T",
+                          required_by, required_threads, required_threads, threads, required_threads);
     /* Whole pages: the mapping has them anyway, and cache lines (at most
      * 2K, aligned) then never straddle the segment's end. */
     size = align_up(size, 4096);

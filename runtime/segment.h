@@ -21,6 +21,9 @@ extern size_t mupci_segment_static_end;
 /* Map the segment and place the registered static objects. */
 void mupci_segment_init(size_t size, int threads);
 void mupci_segment_finalize(void);
+/* Computation pthread, before the user's main: the initializers of static
+ * shared data (mupc_static_init). */
+void mupci_segment_run_initializers(void);
 
 /* The static shared object with the highest offset not above `offset`
  * (NULL when there is none): the one `offset` falls in, if any. */

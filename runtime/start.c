@@ -223,6 +223,7 @@ static void *compute_main(void *arg)
 {
     mupci_gasp_thread_init(&user_argc, &user_argv);
     mupci_access_init_local();
+    mupci_segment_run_initializers(); /* each thread its own elements; the barrier publishes them */
     mupci_barrier_internal("start-up barrier", __FILE__, __LINE__);
     int status = mupc_user_main(user_argc, user_argv);
     /* Where main returned is unknown: no position (NULL, 0), not ours. */

@@ -361,12 +361,16 @@ static char *system_include(const char *path)
     return name ? xasprintf("<%s>", name) : xasprintf("\"%s\"", path);
 }
 
-static char *assemble(const char *text, const regions_t *r, const char *input)
+static char *assemble(const char *text, const regions_t *r, const char *input, int static_threads)
 {
     strbuf_t out;
     sb_init(&out);
     sb_printf(&out, "/* Translated from %s by mupc-translate (libmupc); do not edit. */\n", input);
     sb_puts(&out, prologue);
+    if (static_threads) /* the runtime refuses a job of another size */
+        sb_printf(&out, "__attribute__((constructor)) static void __mupc_static_threads(void)\n"
+                        "{ mupc_static_threads(%d, \"%s\"); }\n",
+                  static_threads, input);
     for (size_t i = 0; i < r->n; i++) {
         const region_t *g = &r->v[i];
         if (g->system_entry) {
@@ -447,7 +451,7 @@ int main(int argc, char **argv)
     char *rewritten = edits_apply(&w.edits, text, len);
     regions_free(&r);
     regions_build(&r, rewritten, strlen(rewritten), o.prelude);
-    char *out = assemble(rewritten, &r, o.input);
+    char *out = assemble(rewritten, &r, o.input, o.static_threads);
     write_file(o.output, out);
     if (getenv("MUPC_XLATE_KEEP")) /* for debugging the translator */
         write_file(name, text);

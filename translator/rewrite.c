@@ -1248,6 +1248,42 @@ static CXCursor initializer(CXCursor d)
     return clang_Cursor_isNull(init) || clang_isInvalid(clang_getCursorKind(init)) ? clang_getNullCursor() : init;
 }
 
+/* The initializer of a shared object, as a function every thread runs
+ * before main (mupc_static_init): each writes its own elements.  A scalar
+ * or a one-dimensional array (its values in a private table); "" when d
+ * has none. */
+static char *initializer_text(rewriter_t *w, CXCursor d, const char *desc, const char *leaf,
+                              const char *block)
+{
+    CXCursor init = initializer(d);
+    if (clang_Cursor_isNull(init))
+        return xstrdup("");
+    CXType t = clang_getCursorType(d);
+    char *values = gen(w, init), *s;
+    if (!is_array(t)) { /* a brace-enclosed value becomes a compound literal */
+        char *value = values[0] == '{' ? xasprintf("(%s)%s", leaf, values) : xasprintf("(%s)", values);
+        s = xasprintf("static void %s_init(void) { mupc_ptr_t p = %s.base; "
+                      "if (p.thread == (uint32_t)mupc_mythread) *(%s *)mupc_local_addr(p) = %s; } ",
+                      desc, desc, leaf, value);
+        free(value);
+    } else if (!is_array(clang_getArrayElementType(canon(t))) &&
+               clang_getCursorKind(init) == CXCursor_InitListExpr) {
+        s = xasprintf("static void %s_init(void) { static const %s v[] = %s; "
+                      "for (size_t k = 0; k < sizeof v / sizeof v[0]; k++) { "
+                      "mupc_ptr_t p = __mupc_index(%s.base, (ptrdiff_t)k, sizeof(%s), %s); "
+                      "if (p.thread == (uint32_t)mupc_mythread) *(%s *)mupc_local_addr(p) = v[k]; } } ",
+                      desc, leaf, values, desc, leaf, block, leaf);
+    } else {
+        CXString name = clang_getCursorSpelling(d);
+        report(w, start_of(init), "initializer of the multidimensional shared array '%s': not "
+               "supported yet; assign its elements in main", clang_getCString(name));
+        clang_disposeString(name);
+        s = xstrdup("");
+    }
+    free(values);
+    return s;
+}
+
 /* A file-scope shared object: its descriptor and registration. */
 static char *shared_object_text(rewriter_t *w, CXCursor d)
 {
@@ -1257,9 +1293,7 @@ static char *shared_object_text(rewriter_t *w, CXCursor d)
     char *desc = descriptor_name(d);
     size_t at = start_of(d);
     char *s = NULL;
-    if (!clang_Cursor_isNull(initializer(d))) {
-        report(w, at, "initializer of shared object '%s': not supported yet; assign it in main", name);
-    } else if (clang_Cursor_getStorageClass(d) == CX_SC_Extern) {
+    if (clang_Cursor_getStorageClass(d) == CX_SC_Extern) {
         s = xasprintf("extern mupc_static_t %s;", desc);
     } else {
         layout_t *l = layout_of(w, t);
@@ -1288,10 +1322,15 @@ static char *shared_object_text(rewriter_t *w, CXCursor d)
         char *block = block_text(w, t, at);
         int is_static = clang_Cursor_getStorageClass(d) == CX_SC_Static ||
                         clang_getCursorKind(clang_getCursorSemanticParent(d)) == CXCursor_FunctionDecl;
-        s = xasprintf("%smupc_static_t %s = {\"%s\", sizeof(%s), %s, %lld, %d, {0, 0, 0}, 0}; "
+        char *init = initializer_text(w, d, desc, leaf, block);
+        char *call = *init ? xasprintf(" mupc_static_init(%s_init);", desc) : xstrdup("");
+        s = xasprintf("%smupc_static_t %s = {\"%s\", sizeof(%s), %s, %lld, %d, {0, 0, 0}, 0}; %s"
                       "__attribute__((constructor)) static void %s_register(void) "
-                      "{ mupc_static_register(&%s); }",
-                      is_static ? "static " : "", desc, name, leaf, block, n, per_thread, desc, desc);
+                      "{ mupc_static_register(&%s);%s }",
+                      is_static ? "static " : "", desc, name, leaf, block, n, per_thread, init, desc, desc,
+                      call);
+        free(call);
+        free(init);
         free(leaf);
         free(block);
     }

@@ -81,4 +81,14 @@ expect_output "and names oob.upc:6" "oob\\.upc:6.*out of range"
 MUPC_CHECKS=bounds run 2 60 "$tmp/oob" one-past
 expect_failure "with checks = bounds, a store one past the array ends the job"
 expect_output "and names oob.upc:6 and the array" "oob\\.upc:6.*'a'"
+# Static THREADS: mupcc -T 2 makes THREADS the constant 2, and the runtime
+# refuses a job of another size.
+"$mupcc" -T 2 -o "$tmp/cyclic2" "$dir/cyclic_array.upc" > "$out" 2>&1
+rc=$?
+expect_status "cyclic_array.upc compiles with -T 2" 0
+run 2 60 "$tmp/cyclic2"
+expect_output "and runs at 2 threads" "^Success: cyclic_array$"
+run 3 60 "$tmp/cyclic2"
+expect_failure "a -T 2 program started with 3 threads fails"
+expect_output "saying what to run" "cyclic_array\\.upc was compiled for THREADS = 2 \\(mupcc -T 2\\) but the job has 3 threads: run it with mupcrun -n 2"
 finish

@@ -1,0 +1,64 @@
+/* initializers.upc -- static shared data with initializers (UPC 1.3
+ * §6.5.1.1 allows them on shared objects of static storage duration):
+ * scalars of every kind, a struct, a cyclic array partly initialized (the
+ * rest is zero, as in C), an indefinite-block array, and a block-scope
+ * static.  Every thread sees every value at the start of main. */
+#include <upc.h>
+#include <stdio.h>
+
+#define CHECK(cond, what)                                                                   \
+    do {                                                                                    \
+        if (!(cond)) {                                                                      \
+            errors++;                                                                       \
+            printf("Error: initializers: %s (thread %d, %s:%d)\n", what, MYTHREAD, __FILE__, \
+                   __LINE__);                                                               \
+        }                                                                                   \
+    } while (0)
+
+typedef struct {
+    int a;
+    double b;
+} pair_t;
+
+shared int counter = 42;
+shared double scale = 2.5;
+strict shared long flag = -7;
+shared pair_t pr = {7, 0.5};
+shared int table[4 * THREADS] = {10, 11, 12, 13, 14, 15};
+shared [] long fixed[5] = {1, 2, 3};
+shared int errs[THREADS];
+
+static int bump(void)
+{
+    static shared int inner = 3; /* initialized once, before main */
+    return inner;
+}
+
+int main(void)
+{
+    int errors = 0;
+    CHECK(counter == 42, "shared int counter = 42");
+    CHECK(scale == 2.5, "shared double scale = 2.5");
+    CHECK(flag == -7, "strict shared long flag = -7");
+    CHECK(pr.a == 7 && pr.b == 0.5, "shared pair_t pr = {7, 0.5}");
+    for (int i = 0; i < 4 * THREADS; i++)
+        CHECK(table[i] == (i < 6 ? 10 + i : 0), "table[i]: the listed values, then zeros");
+    for (int i = 0; i < 5; i++)
+        CHECK(fixed[i] == (i < 3 ? i + 1 : 0), "shared [] long fixed[5] = {1, 2, 3}");
+    CHECK(bump() == 3, "static shared int inner = 3 in a function");
+    upc_barrier;
+    if (MYTHREAD == 0)
+        counter = 0; /* initial values are ordinary shared data afterwards */
+    upc_barrier;
+    CHECK(counter == 0, "an initialized scalar can be written");
+    errs[MYTHREAD] = errors;
+    upc_barrier;
+    if (MYTHREAD == 0) {
+        int total = 0;
+        for (int t = 0; t < THREADS; t++)
+            total += errs[t];
+        if (total == 0)
+            printf("Success: initializers\n");
+    }
+    return errors != 0;
+}
