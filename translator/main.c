@@ -40,6 +40,7 @@
 typedef struct options {
     const char *prelude, *runtime_include, *clang, *output, *input;
     int static_threads;
+    int gasp; /* --gasp: the compiler's GASP events (mupcc --profile*) */
     const char **cpp; /* preprocessor arguments, in order */
     int ncpp;
 } options_t;
@@ -47,14 +48,14 @@ typedef struct options {
 static void usage(void)
 {
     fprintf(stderr, "usage: mupc-translate [--prelude DIR] [--runtime-include DIR] [--clang PATH] "
-                    "[-T N] [-DNAME[=V]] [-UNAME] [-IDIR] [-include FILE] -o OUT.c FILE.upc\n");
+                    "[--gasp] [-T N] [-DNAME[=V]] [-UNAME] [-IDIR] [-include FILE] -o OUT.c FILE.upc\n");
     exit(2);
 }
 
 static void parse_options(int argc, char **argv, options_t *o)
 {
     *o = (options_t){getenv("MUPC_PRELUDE_DIR") ? getenv("MUPC_PRELUDE_DIR") : MUPC_PRELUDE_DIR,
-                     MUPC_RUNTIME_INCLUDE_DIR, MUPC_CLANG, NULL, NULL, 0, NULL, 0};
+                     MUPC_RUNTIME_INCLUDE_DIR, MUPC_CLANG, NULL, NULL, 0, 0, NULL, 0};
     o->cpp = xmalloc((size_t)argc * 2 * sizeof *o->cpp);
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
@@ -65,6 +66,8 @@ static void parse_options(int argc, char **argv, options_t *o)
             o->runtime_include = argv[++i];
         else if (!strcmp(a, "--clang") && more)
             o->clang = argv[++i];
+        else if (!strcmp(a, "--gasp"))
+            o->gasp = 1;
         else if (!strcmp(a, "-o") && more)
             o->output = argv[++i];
         else if (!strcmp(a, "-T") && more) {
@@ -301,6 +304,15 @@ static const char prologue[] =
     "static inline int __mupc_affinity(long long i)\n"
     "{ long long t = mupc_threads; return (int)(((i % t) + t) % t) == mupc_mythread; }\n"
     "/* a relaxed access that may be a plain load or store (mupc.h) */\n"
+    "/* GASP_UPC_FORALL and GASP_C_FUNC (mupc-translate --gasp): the end event\n"
+    " * from a cleanup, so a return or break out of the statement raises it too */\n"
+    "struct __mupc_site { const char *name, *file; int line; };\n"
+    "static inline struct __mupc_site __mupc_func_enter(struct __mupc_site s)\n"
+    "{ mupc_func_start(s.name, s.file, s.line); return s; }\n"
+    "static inline void __mupc_func_leave(struct __mupc_site *s) { mupc_func_end(s->name, s->file, s->line); }\n"
+    "static inline struct __mupc_site __mupc_forall_gasp_enter(struct __mupc_site s)\n"
+    "{ mupc_forall_start(s.file, s.line); return s; }\n"
+    "static inline void __mupc_forall_gasp_leave(struct __mupc_site *s) { mupc_forall_end(s->file, s->line); }\n"
     "static inline __attribute__((always_inline)) int __mupc_local(mupc_ptr_t p, size_t n)\n"
     "{ return __builtin_expect(p.thread == mupc_local_thread &&\n"
     "                          p.addr - mupc_local_low <= mupc_local_span - n, 1); }\n"
@@ -445,7 +457,7 @@ int main(int argc, char **argv)
             return 1;
         }
     }
-    rewriter_t w = {tu, text, len, &r, &p, {0}, 0, 0, 0};
+    rewriter_t w = {tu, text, len, &r, &p, {0}, 0, 0, 0, o.gasp};
     if (rewrite_translation_unit(&w))
         return 1;
     char *rewritten = edits_apply(&w.edits, text, len);

@@ -1186,15 +1186,21 @@ static void for_statement(rewriter_t *w, CXCursor c)
     /* Only a upc_forall with an affinity expression controls which thread
      * runs an iteration; within it, nested ones run every iteration (UPC
      * 1.3 §6.6.2), which the depth count tells at run time. */
-    if (!controlling) {
+    if (!controlling && !w->gasp) {
         free(ks.v);
         return;
     }
     size_t end = clang_getCursorKind(body) == CXCursor_CompoundStmt ? e : past_semicolon(w, e);
-    edits_add(&w->edits, s, s,
-              xasprintf("{ __attribute__((cleanup(__mupc_forall_leave))) int __mupc_fa%d = "
-                        "__mupc_forall_enter(); ",
-                        n));
+    char *depth = controlling ? xasprintf("__attribute__((cleanup(__mupc_forall_leave))) int __mupc_fa%d = "
+                                          "__mupc_forall_enter(); ", n)
+                              : xstrdup("");
+    char *gasp = w->gasp ? xasprintf("__attribute__((cleanup(__mupc_forall_gasp_leave))) struct __mupc_site "
+                                     "__mupc_fg%d = __mupc_forall_gasp_enter((struct __mupc_site){0, __FILE__, "
+                                     "__LINE__}); ", n)
+                         : xstrdup("");
+    edits_add(&w->edits, s, s, xasprintf("{ %s%s", gasp, depth));
+    free(gasp);
+    free(depth);
     edits_add(&w->edits, end, end, xstrdup(" }"));
     free(ks.v);
 }
@@ -1459,6 +1465,19 @@ static int variables(rewriter_t *w, kids_t *top, int i)
     return j;
 }
 
+/* GASP_C_FUNC around a user function's body: start at its '{', end from
+ * a cleanup when the body is left (by return too). */
+static void function_events(rewriter_t *w, CXCursor f, CXCursor body)
+{
+    CXString name = clang_getCursorSpelling(f);
+    size_t at = start_of(body) + 1;
+    edits_add(&w->edits, at, at,
+              xasprintf(" __attribute__((cleanup(__mupc_func_leave))) struct __mupc_site __mupc_fn = "
+                        "__mupc_func_enter((struct __mupc_site){\"%s\", __FILE__, __LINE__});",
+                        clang_getCString(name)));
+    clang_disposeString(name);
+}
+
 /* The block sizes, evaluated by clang: main.c appends an enum constant
  * __mupc_block_K = (B) for every numbered layout K. */
 static void check_block_sizes(rewriter_t *w, CXCursor e)
@@ -1508,8 +1527,11 @@ int rewrite_translation_unit(rewriter_t *w)
             function_signature(w, c);
             kids_t ks = children(c, 0);
             for (int k = 0; k < ks.n; k++)
-                if (clang_getCursorKind(ks.v[k]) == CXCursor_CompoundStmt)
+                if (clang_getCursorKind(ks.v[k]) == CXCursor_CompoundStmt) {
+                    if (w->gasp)
+                        function_events(w, c, ks.v[k]);
                     walk(w, ks.v[k]);
+                }
             free(ks.v);
             break;
         }

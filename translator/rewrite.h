@@ -23,6 +23,7 @@ typedef struct rewriter {
     int errors;
     int temps; /* numbering of generated temporaries */
     size_t function_start; /* of the function being rewritten */
+    int gasp;              /* raise the compiler's GASP events (FORALL, C_FUNC) */
 } rewriter_t;
 
 /* Queue the edits for every translated top-level declaration; returns the

@@ -91,4 +91,27 @@ expect_output "and runs at 2 threads" "^Success: cyclic_array$"
 run 3 60 "$tmp/cyclic2"
 expect_failure "a -T 2 program started with 3 threads fails"
 expect_output "saying what to run" "cyclic_array\\.upc was compiled for THREADS = 2 \\(mupcc -T 2\\) but the job has 3 threads: run it with mupcrun -n 2"
+# mupcc --profile: the compiler's GASP events, at the user's lines
+cat > "$tmp/events.upc" <<'UPC'
+#include <upc.h>
+shared int a[4 * THREADS];
+static int twice(int i) { return 2 * i; }
+int main(void)
+{
+    int i;
+    upc_forall (i = 0; i < 4 * THREADS; i++; &a[i])
+        a[i] = twice(i);
+    return 0;
+}
+UPC
+"$mupcc" --profile --tool gasp-dump -o "$tmp/events" "$tmp/events.upc" > "$out" 2>&1
+rc=$?
+expect_status "events.upc compiles with --profile --tool gasp-dump" 0
+run 2 60 "$tmp/events"
+expect_output "GASP_C_FUNC START for main at its line" "GASP_C_FUNC START [^ ]*events\\.upc:5 main"
+expect_output "GASP_UPC_FORALL START at the forall's line" "GASP_UPC_FORALL START [^ ]*events\\.upc:7"
+expect_output "and its END" "GASP_UPC_FORALL END [^ ]*events\\.upc:7"
+if [ "$(grep -c 'GASP_C_FUNC END [^ ]*events.upc:3 twice' "$out")" = 8 ]; then
+    ok "GASP_C_FUNC END for each of the 8 calls of twice (4 per thread)"
+else fail "GASP_C_FUNC END for twice: $(grep -c 'GASP_C_FUNC END [^ ]*events.upc:3 twice' "$out") events, want 8"; fi
 finish

@@ -66,6 +66,7 @@ int main(void)
         CHECK(sums[i] == want * THREADS, "sums[i] after locked updates from every thread");
     }
     (void)attempts;                  /* failed attempts: any number is fine */
+    upc_barrier;                     /* every thread has read counter before it changes */
 
     /* the lock is usable again after a round of use */
     if (MYTHREAD == THREADS - 1) {
