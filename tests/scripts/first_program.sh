@@ -16,15 +16,18 @@ srcdir=$(cd "$top_srcdir" && pwd)
 awk '/<!-- first-program/ { on = 1; next }
      on == 1 && /^```c/ { on = 2; next }
      on == 2 && /^```/ { exit }
-     on == 2 { print }' "$readme" > "$tmp/hello.c"
+     on == 2 { print }' "$readme" > "$tmp/first"
 commands=$(awk '/<!-- first-program/ { on = 1; next }
      on == 1 && /^```sh/ { on = 2; next }
      on == 2 && /^```/ { exit }
      on == 2 && /^(mupcc|mupcrun) / { sub(/ *#.*/, ""); print }' "$readme")
-if grep -q "int main" "$tmp/hello.c" && [ "$(echo "$commands" | wc -l)" = 2 ]; then
+# the file the mupcc line compiles (hello.upc: a UPC program)
+src=$(echo "$commands" | sed -n 's/^mupcc .* \([^ ]*\.upc\)$/\1/p')
+[ -n "$src" ] && mv "$tmp/first" "$tmp/$src"
+if [ -n "$src" ] && grep -q "int main" "$tmp/$src" && [ "$(echo "$commands" | wc -l)" = 2 ]; then
     ok "README has the first program and its two commands"
 else
-    fail "README's first-program block or its mupcc/mupcrun lines are missing"
+    fail "README's first-program block, or its mupcc line compiling a .upc file, or its mupcrun line is missing"
 fi
 
 # As a user has it: no MUPC_* overrides, the build tree's tools first on PATH.
