@@ -28,7 +28,7 @@ extern const char *const mupc_gasp_profile_only[] __attribute__((weak));
 typedef struct {
     unsigned int tag;
     gasp_evttype_t type;
-    char file[32];
+    char file[512];  /* __FILE__ may be an absolute path (a separate build directory) */
     int no_file; /* file was NULL */
     int line;
     long long a[5]; /* decoded scalar varargs */
