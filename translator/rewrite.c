@@ -261,6 +261,7 @@ static int next_temp(rewriter_t *w) { return ++w->temps; }
 /* ================================================================ */
 
 static char *gen(rewriter_t *w, CXCursor c);
+static char *splice(rewriter_t *w, CXCursor c);
 
 /* An implicit conversion or parentheses around exactly one expression. */
 static int is_wrapper(CXCursor c, CXCursor *inner)
@@ -983,6 +984,37 @@ static char *size_of(rewriter_t *w, CXCursor c)
     return splice(w, c);
 }
 
+/* With --gasp, C's malloc, realloc and free go through the runtime's
+ * GASP_C_MALLOC / REALLOC / FREE wrappers, at the user's line. */
+static char *c_allocation(rewriter_t *w, CXCursor c)
+{
+    static const char *const names[] = {"malloc", "realloc", "free", NULL};
+    CXCursor callee = clang_getCursorReferenced(c);
+    CXString name = clang_getCursorSpelling(callee);
+    const char *n = clang_getCString(name);
+    int which = -1;
+    for (int i = 0; names[i]; i++)
+        if (!strcmp(n, names[i]))
+            which = i;
+    int from_c_library = which >= 0 && clang_getCursorKind(callee) == CXCursor_FunctionDecl &&
+                         !clang_isCursorDefinition(callee);
+    clang_disposeString(name);
+    if (!from_c_library)
+        return splice(w, c);
+    kids_t ks = children(c, 1);
+    strbuf_t out;
+    sb_init(&out);
+    sb_printf(&out, "mupc_c_%s(", names[which]);
+    for (int i = 1; i < ks.n; i++) { /* child 0 is the callee */
+        char *g = gen(w, ks.v[i]);
+        sb_printf(&out, "%s, ", g);
+        free(g);
+    }
+    sb_puts(&out, "__FILE__, __LINE__)");
+    free(ks.v);
+    return sb_take(&out);
+}
+
 static char *gen(rewriter_t *w, CXCursor c)
 {
     CXCursor in;
@@ -1001,6 +1033,10 @@ static char *gen(rewriter_t *w, CXCursor c)
         return cast(w, c);
     case CXCursor_UnaryExpr:
         return size_of(w, c);
+    case CXCursor_CallExpr:
+        if (w->gasp)
+            return c_allocation(w, c);
+        break;
     case CXCursor_ConditionalOperator: {
         kids_t ks = children(c, 1);
         char *s = NULL;

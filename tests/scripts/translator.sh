@@ -91,9 +91,11 @@ expect_output "and runs at 2 threads" "^Success: cyclic_array$"
 run 3 60 "$tmp/cyclic2"
 expect_failure "a -T 2 program started with 3 threads fails"
 expect_output "saying what to run" "cyclic_array\\.upc was compiled for THREADS = 2 \\(mupcc -T 2\\) but the job has 3 threads: run it with mupcrun -n 2"
-# mupcc --profile: the compiler's GASP events, at the user's lines
+# mupcc --profile: the compiler's GASP events (FORALL, C_FUNC, C_MALLOC,
+# C_REALLOC, C_FREE), at the user's lines
 cat > "$tmp/events.upc" <<'UPC'
 #include <upc.h>
+#include <stdlib.h>
 shared int a[4 * THREADS];
 static int twice(int i) { return 2 * i; }
 int main(void)
@@ -101,6 +103,9 @@ int main(void)
     int i;
     upc_forall (i = 0; i < 4 * THREADS; i++; &a[i])
         a[i] = twice(i);
+    char *p = malloc(10);
+    p = realloc(p, 20);
+    free(p);
     return 0;
 }
 UPC
@@ -108,10 +113,13 @@ UPC
 rc=$?
 expect_status "events.upc compiles with --profile --tool gasp-dump" 0
 run 2 60 "$tmp/events"
-expect_output "GASP_C_FUNC START for main at its line" "GASP_C_FUNC START [^ ]*events\\.upc:5 main"
-expect_output "GASP_UPC_FORALL START at the forall's line" "GASP_UPC_FORALL START [^ ]*events\\.upc:7"
-expect_output "and its END" "GASP_UPC_FORALL END [^ ]*events\\.upc:7"
-if [ "$(grep -c 'GASP_C_FUNC END [^ ]*events.upc:3 twice' "$out")" = 8 ]; then
+expect_output "GASP_C_FUNC START for main at its line" "GASP_C_FUNC START [^ ]*events\\.upc:6 main"
+expect_output "GASP_UPC_FORALL START at the forall's line" "GASP_UPC_FORALL START [^ ]*events\\.upc:8"
+expect_output "and its END" "GASP_UPC_FORALL END [^ ]*events\\.upc:8"
+expect_output "GASP_C_MALLOC at its line" "GASP_C_MALLOC START [^ ]*events\\.upc:10 nbytes=10"
+expect_output "GASP_C_REALLOC at its line" "GASP_C_REALLOC START [^ ]*events\\.upc:11 .*size=20"
+expect_output "GASP_C_FREE at its line" "GASP_C_FREE END [^ ]*events\\.upc:12"
+if [ "$(grep -c 'GASP_C_FUNC END [^ ]*events.upc:4 twice' "$out")" = 8 ]; then
     ok "GASP_C_FUNC END for each of the 8 calls of twice (4 per thread)"
-else fail "GASP_C_FUNC END for twice: $(grep -c 'GASP_C_FUNC END [^ ]*events.upc:3 twice' "$out") events, want 8"; fi
+else fail "GASP_C_FUNC END for twice: $(grep -c 'GASP_C_FUNC END [^ ]*events.upc:4 twice' "$out") events, want 8"; fi
 finish
