@@ -1182,25 +1182,35 @@ static int forall_marker(rewriter_t *w, CXCursor body, CXCursor *call)
     return found;
 }
 
+/* The offsets of the two ';' in a for statement's header [s, e). */
+static void header_semicolons(rewriter_t *w, size_t s, size_t e, size_t semi[2])
+{
+    int parens = 0, found = 0;
+    semi[0] = semi[1] = e;
+    for (size_t p = s; p < e && found < 2; p++) {
+        char ch = w->text[p];
+        if (ch == '"' || ch == '\'') { /* a literal's ';' or parenthesis counts for nothing */
+            for (p++; p < e && w->text[p] != ch; p++)
+                p += w->text[p] == '\\';
+            continue;
+        }
+        parens += ch == '(' ? 1 : ch == ')' ? -1 : 0;
+        if (ch == ';' && parens == 1)
+            semi[found++] = p;
+    }
+}
+
 static void for_statement(rewriter_t *w, CXCursor c)
 {
     kids_t ks = children(c, 0);
     CXCursor body = ks.v[ks.n - 1], call;
-    size_t s, e;
+    size_t s, e, semi[2];
     extent(c, &s, &e);
-    /* the header's parts: the condition is the one after the first ';' */
-    size_t semi = s;
-    int parens = 0;
-    for (size_t p = s; p < e; p++) {
-        if (w->text[p] == '(') parens++;
-        if (w->text[p] == ')') parens--;
-        if (w->text[p] == ';' && parens == 1) { semi = p; break; }
-    }
+    header_semicolons(w, s, e, semi);
     for (int i = 0; i < ks.n - 1; i++) {
-        int kind = clang_getCursorKind(ks.v[i]);
-        if (clang_isExpression(kind))
-            queue_expr(w, ks.v[i], start_of(ks.v[i]) > semi && start_of(ks.v[i]) < semi + 1 + (e - s) &&
-                                       i == (start_of(ks.v[0]) < semi ? 1 : 0));
+        size_t at = start_of(ks.v[i]);
+        if (clang_isExpression(clang_getCursorKind(ks.v[i])))
+            queue_expr(w, ks.v[i], at > semi[0] && at < semi[1]); /* the condition: a truth value */
         else
             walk(w, ks.v[i]);
     }
