@@ -118,7 +118,8 @@ static int by_start_then_widest(const void *a, const void *b)
 
 char *edits_apply(edits_t *e, const char *text, size_t len)
 {
-    qsort(e->v, e->n, sizeof *e->v, by_start_then_widest);
+    if (e->n) /* qsort's array must not be null, even when empty */
+        qsort(e->v, e->n, sizeof *e->v, by_start_then_widest);
     strbuf_t out;
     sb_init(&out);
     size_t pos = 0;
