@@ -263,7 +263,7 @@ static int diagnose(CXTranslationUnit tu, char **text, size_t *len, const region
             edits_add(&fix, s, s, xasprintf("(%s)(", dest));
             edits_add(&fix, e, e, xstrdup(")"));
             free(dest);
-        } else if (sev >= CXDiagnostic_Error) {
+        } else if (dest || sev >= CXDiagnostic_Error) {
             const char *file = "<translation>";
             int line = 0, column = 0;
             regions_where(r, *text, at, &file, &line, &column);
@@ -276,14 +276,17 @@ static int diagnose(CXTranslationUnit tu, char **text, size_t *len, const region
     }
     *casts = (int)fix.n / 2;
     if (fix.n && !errors) {
-        for (size_t i = fix.n; i-- > 0;) { /* marks after each insertion move */
-            shift_marks(p->sizeofs, p->nsizeofs, fix.v[i].start + (fix.v[i].text[0] == ')'), strlen(fix.v[i].text));
-            shift_marks(p->pragmas, p->npragmas, fix.v[i].start + 1, strlen(fix.v[i].text));
+        char *fixed = edits_apply(&fix, *text, *len); /* sorts fix by offset */
+        /* every mark at or after an insertion moves by its length; from
+         * the last insertion back, so each compares original offsets */
+        for (size_t i = fix.n; i-- > 0;) {
+            size_t at = fix.v[i].start, by = strlen(fix.v[i].text);
+            shift_marks(p->sizeofs, p->nsizeofs, at, by);
+            shift_marks(p->pragmas, p->npragmas, at, by);
             for (size_t k = 0; k < p->nlayouts; k++)
-                if (p->layouts[k].offset > fix.v[i].start)
-                    p->layouts[k].offset += strlen(fix.v[i].text);
+                if (p->layouts[k].offset >= at)
+                    p->layouts[k].offset += by;
         }
-        char *fixed = edits_apply(&fix, *text, *len);
         free(*text);
         *text = fixed;
         *len = strlen(fixed);
