@@ -3,8 +3,9 @@
 # once built with ThreadSanitizer and once with AddressSanitizer and
 # UndefinedBehaviorSanitizer.  DIR/src holds a fresh copy of the sources
 # (make distdir); each sanitizer gets its own build directory DIR/<name>,
-# where its test logs stay for reading.  MUPC_SANITIZERS=tsan or =asan
-# runs only one.  Any report fails the test that caused it: the sanitizers
+# where its test logs stay for reading.  SANITIZERS=tsan or =asan runs
+# only one (not MUPC_*: the runtime warns about MUPC_ variables that are no
+# setting, and config.sh checks that warning).  Any report fails the test that caused it: the sanitizers
 # stop the program with exit status 66.
 set -u
 dir=$1
@@ -25,7 +26,7 @@ UBSAN_OPTIONS="print_stacktrace=1 halt_on_error=1 exitcode=66"
 export TSAN_OPTIONS ASAN_OPTIONS UBSAN_OPTIONS
 
 status=0
-for name in ${MUPC_SANITIZERS:-tsan asan}; do
+for name in ${SANITIZERS:-tsan asan}; do
     case $name in
     tsan) flags="-fsanitize=thread" ;;
     asan) flags="-fsanitize=address,undefined -fno-sanitize-recover=undefined -fno-omit-frame-pointer" ;;
