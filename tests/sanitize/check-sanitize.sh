@@ -5,8 +5,8 @@
 # (make distdir); each sanitizer gets its own build directory DIR/<name>,
 # where its test logs stay for reading.  SANITIZERS=tsan or =asan runs
 # only one (not MUPC_*: the runtime warns about MUPC_ variables that are no
-# setting, and config.sh checks that warning).  Any report fails the test that caused it: the sanitizers
-# stop the program with exit status 66.
+# setting, and config.sh checks that warning).  Any report fails the test
+# that caused it: the sanitizers stop the program with exit status 66.
 set -u
 dir=$1
 src=$(cd "$dir/src" && pwd)
