@@ -17,7 +17,9 @@ jobs=$(nproc 2>/dev/null || echo 2)
 UCX_MEM_EVENTS=no
 export UCX_MEM_EVENTS
 # The shared segment's user data may race by design: see tsan.supp.
-TSAN_OPTIONS="halt_on_error=1 exitcode=66 suppressions=$src/tests/sanitize/tsan.supp"
+# history_size=7: the longest memory of old stacks, so a suppression can
+# see the other side of a race.
+TSAN_OPTIONS="halt_on_error=1 exitcode=66 history_size=7 suppressions=$src/tests/sanitize/tsan.supp"
 # MPICH's own allocations outlive MPI_Finalize (no leak checks); the
 # runtime's fatal-signal handler is under test, so ASan leaves SIGSEGV,
 # SIGBUS and SIGABRT to it.
