@@ -672,8 +672,13 @@ static int is_null_constant(rewriter_t *w, CXCursor c)
     int null = r && clang_EvalResult_getKind(r) == CXEval_Int && clang_EvalResult_getAsLongLong(r) == 0;
     if (r)
         clang_EvalResult_dispose(r);
-    char *text = source(w, c);
-    null = null || strstr(text, "(void *)0") || strstr(text, "((void*)0)");
+    /* NULL: ((void *)0), with any spaces and parentheses */
+    char *text = source(w, c), *o = text;
+    for (const char *i = text; *i; i++)
+        if (*i != ' ' && *i != '(' && *i != ')' && *i != '\t' && *i != '\n')
+            *o++ = *i;
+    *o = 0;
+    null = null || !strcmp(text, "void*0");
     free(text);
     return null;
 }
