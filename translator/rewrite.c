@@ -460,7 +460,8 @@ static char *addr_member(rewriter_t *w, CXCursor c)
     kids_t ks = children(c, 1);
     if (ks.n != 1) {
         free(ks.v);
-        report(w, start_of(c), "unsupported member access of shared data");
+        report(w, start_of(c), "this member access of shared data is not supported by mupc-translate "
+                               "yet; take the member through a pointer-to-shared to the structure");
         return xstrdup("MUPC_NULL_PTR");
     }
     CXCursor base = ks.v[0];
@@ -512,7 +513,8 @@ static char *addr(rewriter_t *w, CXCursor c)
         break;
     }
     char *text = source(w, c);
-    report(w, start_of(c), "unsupported shared lvalue '%s'", text);
+    report(w, start_of(c), "the shared lvalue '%s' is not supported by mupc-translate yet; "
+                           "write it as an array element or through a pointer-to-shared", text);
     free(text);
     return xstrdup("MUPC_NULL_PTR");
 }
@@ -695,7 +697,8 @@ static char *implicit(rewriter_t *w, CXCursor c, CXCursor in)
     if (is_pts(w, to) && !is_pts(w, from)) {
         if (is_null_constant(w, in))
             return xstrdup("MUPC_NULL_PTR");
-        report(w, start_of(c), "a local pointer or integer cannot become a pointer-to-shared");
+        report(w, start_of(c), "a local pointer or integer cannot become a pointer-to-shared (only a "
+                               "null pointer constant can); use a pointer-to-shared here");
         return xstrdup("MUPC_NULL_PTR");
     }
     if (is_pts(w, from) && canon(to).kind == CXType_Bool)
@@ -889,7 +892,8 @@ static char *cast(rewriter_t *w, CXCursor c)
         }
         if (is_null_constant(w, x))
             return xstrdup("MUPC_NULL_PTR");
-        report(w, at, "a local pointer or integer cannot be cast to a pointer-to-shared");
+        report(w, at, "a local pointer or integer cannot be cast to a pointer-to-shared (only a null "
+                      "pointer constant can); take the address of shared data instead");
         return xstrdup("MUPC_NULL_PTR");
     }
     if (is_pts(w, from)) {
