@@ -1,13 +1,13 @@
 #!/bin/sh
 # translator.sh -- mupcc compiles UPC source: every program in
-# translator/tests/ builds with the build tree's mupcc and prints its
+# tests/upc/ builds with the build tree's mupcc and prints its
 # Success line at 1, 2, 3 and 4 threads; every program in
-# translator/tests/errors/ is refused with file:line: error naming the words
+# tests/upc/errors/ is refused with file:line: error naming the words
 # of its /* ERROR: ... */ comment; a runtime error in translated code names
 # the UPC file and line.
 . "$top_srcdir/tests/scripts/lib.sh"
 mupcc="$top_builddir/tools/mupcc"
-dir="$top_srcdir/translator/tests"
+dir="$top_srcdir/tests/upc"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp" "$out"' EXIT
 if [ ! -x "$top_builddir/translator/mupc-translate" ]; then
