@@ -224,6 +224,39 @@ static char *destination_type(const char *msg)
     return dest_first ? xstrndup(q1 + 1, (size_t)(q2 - q1 - 1)) : xstrndup(q3 + 1, (size_t)(q4 - q3 - 1));
 }
 
+/* The address space named in the i-th (0 or 1) quoted type of msg, or 0. */
+static unsigned quoted_space(const char *msg, int i)
+{
+    const char *q = msg;
+    for (int k = 0; k <= 2 * i; k++)
+        if (!(q = strchr(q, '\'')) || !*++q)
+            return 0;
+    const char *end = strchr(q, '\''), *a = strstr(q, "address_space(");
+    return a && end && a < end ? (unsigned)strtoul(a + 14, NULL, 10) : 0;
+}
+
+/* A conversion clang reported between two of our address spaces that
+ * changes the block size: C's rules for pointers to incompatible types
+ * (UPC 1.3 §6.4.3, C99 §6.5.16.1) want a cast, so say so, as gcc does for
+ * incompatible pointer types.  Conversions to or from shared void * are
+ * implicit in UPC; block sizes that are not plain numbers are not compared. */
+static void warn_block_change(const prelex_t *p, const char *msg, const char *file, int line, int column)
+{
+    int dest_first = !strncmp(msg, "initializing", 12); /* see destination_type */
+    const layout_t *a = prelex_layout(p, quoted_space(msg, dest_first)),
+                   *b = prelex_layout(p, quoted_space(msg, !dest_first));
+    if (!a || !b || strstr(msg, " void *'") || a->kind == BLOCK_STAR || b->kind == BLOCK_STAR)
+        return;
+    char *end_a, *end_b;
+    long long na = a->kind == BLOCK_INDEFINITE ? 0 : strtoll(a->block, &end_a, 0);
+    long long nb = b->kind == BLOCK_INDEFINITE ? 0 : strtoll(b->block, &end_b, 0);
+    if ((a->kind == BLOCK_NUMBER && *end_a) || (b->kind == BLOCK_NUMBER && *end_b) || na == nb)
+        return;
+    fprintf(stderr, "%s:%d:%d: warning: implicit conversion from a pointer-to-shared of block "
+            "size %lld to block size %lld (the result has phase 0); write a cast if it is meant "
+            "(UPC 1.3 §6.4.3)\n", file, line, column, na, nb);
+}
+
 static size_t location_offset(CXSourceLocation loc)
 {
     CXFile f;
@@ -258,6 +291,10 @@ static int diagnose(CXTranslationUnit tu, char **text, size_t *len, const region
         if (dest && getenv("MUPC_XLATE_DEBUG"))
             fprintf(stderr, "mupc-translate: cast to '%s' at offset %zu: %s\n", dest, at, msg);
         if (dest && clang_getDiagnosticNumRanges(d) > 0) {
+            const char *file = "<translation>";
+            int line = 0, column = 0;
+            regions_where(r, *text, at, &file, &line, &column);
+            warn_block_change(p, msg, file, line, column);
             CXSourceRange range = clang_getDiagnosticRange(d, clang_getDiagnosticNumRanges(d) - 1);
             size_t s = location_offset(clang_getRangeStart(range)), e = location_offset(clang_getRangeEnd(range));
             edits_add(&fix, s, s, xasprintf("(%s)(", dest));
@@ -299,7 +336,25 @@ static int diagnose(CXTranslationUnit tu, char **text, size_t *len, const region
 
 static const char prologue[] =
     "#include <upc.h>\n#include <upc_collective.h>\n#include <upc_nb.h>\n#include <upc_atomic.h>\n"
-    "#include <upc_castable.h>\n#include <upc_tick.h>\n#include <upc_types.h>\n#include <stddef.h>\n"
+    "#include <upc_castable.h>\n#include <upc_tick.h>\n#include <upc_types.h>\n#include <stddef.h>\n#include <stdio.h>\n"
+    "/* THREADS, MYTHREAD and the inline-access window are set once by the\n"
+    " * runtime before main and never change: read-only views of the same\n"
+    " * symbols let the compiler keep them in registers across the runtime's\n"
+    " * calls (a loop with a remote path would reload them every iteration) */\n"
+    "extern const int __mupc_ro_threads __asm__(\"mupc_threads\");\n"
+    "extern const int __mupc_ro_mythread __asm__(\"mupc_mythread\");\n"
+    "extern char *const __mupc_ro_local_base __asm__(\"mupc_local_base\");\n"
+    "extern const uint64_t __mupc_ro_local_low __asm__(\"mupc_local_low\");\n"
+    "extern const uint64_t __mupc_ro_local_span __asm__(\"mupc_local_span\");\n"
+    "extern const uint32_t __mupc_ro_local_thread __asm__(\"mupc_local_thread\");\n"
+    "extern const uint64_t __mupc_ro_threads_magic __asm__(\"mupc_threads_magic\");\n"
+    "#define mupc_threads __mupc_ro_threads\n"
+    "#define mupc_mythread __mupc_ro_mythread\n"
+    "#define mupc_local_base __mupc_ro_local_base\n"
+    "#define mupc_local_low __mupc_ro_local_low\n"
+    "#define mupc_local_span __mupc_ro_local_span\n"
+    "#define mupc_local_thread __mupc_ro_local_thread\n"
+    "#define mupc_threads_magic __mupc_ro_threads_magic\n"
     "/* upc_forall nesting: an inner upc_forall runs every iteration (UPC 1.3 §6.6.2) */\n"
     "__attribute__((weak)) int mupc_xlate_forall_depth;\n"
     "static inline int __mupc_forall_enter(void) { return ++mupc_xlate_forall_depth; }\n"
@@ -460,7 +515,7 @@ int main(int argc, char **argv)
             return 1;
         }
     }
-    rewriter_t w = {tu, text, len, &r, &p, {0}, 0, 0, 0, o.gasp};
+    rewriter_t w = {tu, text, len, &r, &p, {0}, 0, 0, 0, o.gasp, NULL, 0};
     if (rewrite_translation_unit(&w))
         return 1;
     char *rewritten = edits_apply(&w.edits, text, len);

@@ -387,6 +387,34 @@ static int remembered_threads(const state_t *s, size_t offset)
     return 0;
 }
 
+/* A type name in parentheses after a sizeof or upc_*sizeof just written: it
+ * becomes the expression *(__typeof__(type) *)0, whose type libclang
+ * reports to the rewriter (libclang shows no type operand of sizeof).  For
+ * sizeof only when the type name is UPC's (shared, strict or relaxed in
+ * it): sizeof(shared int *) is the size of a pointer-to-shared. */
+static void type_operand(state_t *s, int only_shared)
+{
+    lexer_t *x = &s->x, ahead = *x;
+    if (!tok_is(x, peek(&ahead), "("))
+        return;
+    while (lex(&ahead).kind == TOK_SPACE)
+        ;
+    if (!starts_type_name(x, peek(&ahead)))
+        return;
+    int upc = 0;
+    tok_t t;
+    for (int level = 1; level > 0 && (t = lex(&ahead)).kind != TOK_END;) {
+        level += tok_is(x, t, "(") ? 1 : tok_is(x, t, ")") ? -1 : 0;
+        upc |= tok_is(x, t, "shared") || tok_is(x, t, "strict") || tok_is(x, t, "relaxed");
+    }
+    if (only_shared && !upc)
+        return;
+    while (lex(x).kind == TOK_SPACE)
+        ;
+    sb_puts(&s->out, "(*(__typeof__(");
+    s->type_operand = ++s->parens;
+}
+
 static void identifier(state_t *s, tok_t k)
 {
     lexer_t *x = &s->x;
@@ -406,20 +434,10 @@ static void identifier(state_t *s, tok_t k)
                    : tok_is(x, k, "upc_blocksizeof") ? SIZEOF_BLOCK : SIZEOF_ELEM;
         mark(&s->p->sizeofs, &s->p->nsizeofs, s->out.len, kind);
         sb_puts(&s->out, "sizeof");
-        /* upc_blocksizeof(shared [4] int): the operand becomes the
-         * expression *(__typeof__(type) *)0, whose type libclang reports */
-        lexer_t ahead = *x;
-        tok_t open = peek(&ahead);
-        if (tok_is(x, open, "(")) {
-            while (lex(&ahead).kind == TOK_SPACE)
-                ;
-            if (starts_type_name(x, peek(&ahead))) {
-                while (lex(x).kind == TOK_SPACE)
-                    ;
-                sb_puts(&s->out, "(*(__typeof__(");
-                s->type_operand = ++s->parens;
-            }
-        }
+        type_operand(s, 0);
+    } else if (tok_is(x, k, "sizeof")) {
+        copy(s, k.start, k.end);
+        type_operand(s, 1);
     } else if (remembered_threads(s, k.start))
         sb_puts(&s->out, "1");
     else

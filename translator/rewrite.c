@@ -8,6 +8,7 @@
  * user's own position. */
 #include "rewrite.h"
 
+#include <ctype.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -167,6 +168,22 @@ static CXType leaf_type(CXType t)
     return t;
 }
 
+/* The name given to an unnamed struct, union or enum defined in a shared
+ * declaration (`shared struct { int x; } q;`), whose translation must
+ * name its type: "struct __mupc_tag_OFFSET", or NULL for any other type. */
+static char *tag_name(rewriter_t *w, CXType t)
+{
+    CXCursor d = clang_getTypeDeclaration(t);
+    size_t at = start_of(d);
+    for (size_t i = 0; i < w->nnamed_tags; i++)
+        if (w->named_tags[i] == at) {
+            enum CXCursorKind k = clang_getCursorKind(d);
+            return xasprintf("%s __mupc_tag_%zu",
+                             k == CXCursor_UnionDecl ? "union" : k == CXCursor_EnumDecl ? "enum" : "struct", at);
+        }
+    return NULL;
+}
+
 /* C spelling of a declaration of `inner` with type t, without UPC:
  * pointers-to-shared become mupc_ptr_t and shared qualifiers vanish. */
 static char *spell_decl(rewriter_t *w, CXType t, const char *inner)
@@ -194,9 +211,11 @@ static char *spell_decl(rewriter_t *w, CXType t, const char *inner)
         return s;
     }
     CXString name = clang_getTypeSpelling(clang_getUnqualifiedType(t));
+    char *tag = tag_name(w, t);
     char *s = xasprintf("%s%s%s%s%s", clang_isConstQualifiedType(t) ? "const " : "",
-                        clang_isVolatileQualifiedType(t) ? "volatile " : "", clang_getCString(name), sep,
-                        inner);
+                        clang_isVolatileQualifiedType(t) ? "volatile " : "",
+                        tag ? tag : clang_getCString(name), sep, inner);
+    free(tag);
     clang_disposeString(name);
     return s;
 }
@@ -466,6 +485,14 @@ static char *addr_member(rewriter_t *w, CXCursor c)
     }
     CXCursor base = ks.v[0];
     free(ks.v);
+    if (clang_Cursor_isBitField(clang_getCursorReferenced(c))) {
+        CXString member = clang_getCursorSpelling(c);
+        report(w, start_of(c), "bit-field '%s' of a shared structure: not supported by mupc-translate "
+               "yet; copy the whole structure to a private one, use its bit-field, and copy it back",
+               clang_getCString(member));
+        clang_disposeString(member);
+        return xstrdup("MUPC_NULL_PTR");
+    }
     CXType bt = clang_getCursorType(base);
     int arrow = is_pts(w, bt);
     CXType record = arrow ? clang_getPointeeType(canon(bt)) : bt;
@@ -990,6 +1017,11 @@ static char *size_of(rewriter_t *w, CXCursor c)
     }
     if (is_pts(w, t))
         return xstrdup("sizeof(mupc_ptr_t)");
+    if (contains_pts(w, t) && canon(t).kind != CXType_VariableArray) { /* shared int *[3] */
+        char *ts = spell(w, canon(t)), *size = xasprintf("sizeof(%s)", ts);
+        free(ts);
+        return size;
+    }
     return splice(w, c);
 }
 
@@ -1085,6 +1117,7 @@ static void queue_expr(rewriter_t *w, CXCursor c, int as_truth)
 static void walk(rewriter_t *w, CXCursor c);
 static char *declaration_text(rewriter_t *w, CXCursor d, int file_scope);
 static char *shared_object_text(rewriter_t *w, CXCursor d);
+static void record_fields(rewriter_t *w, CXCursor r);
 
 /* The offset just past the ';' that ends a statement or declaration
  * whose extent ends at end (clang's extents stop before it). */
@@ -1094,6 +1127,40 @@ static size_t past_semicolon(rewriter_t *w, size_t end)
     while (p < w->len && (w->text[p] == ' ' || w->text[p] == '\t' || w->text[p] == '\n'))
         p++;
     return p < w->len && w->text[p] == ';' ? p + 1 : end;
+}
+
+static int is_tag_definition(CXCursor c)
+{
+    enum CXCursorKind k = clang_getCursorKind(c);
+    return (k == CXCursor_StructDecl || k == CXCursor_UnionDecl || k == CXCursor_EnumDecl) &&
+           clang_isCursorDefinition(c);
+}
+
+/* A declaration [s, end) of variables that also defines a struct, union or
+ * enum (`shared struct pt { int x, y; } p;`): C needs that definition, so
+ * it stays, as a declaration of its own (an unnamed one gets a name), and
+ * only the text around it is replaced: what precedes it (storage class and
+ * UPC qualifiers) goes, and what follows it becomes `; translation`.
+ * Returns where the replaced text starts: s, or the end of the definition. */
+static size_t keep_tag_definition(rewriter_t *w, CXCursor tag, size_t s, size_t end)
+{
+    size_t ts, te;
+    extent(tag, &ts, &te);
+    if (!is_tag_definition(tag) || ts < s || te > end)
+        return s;
+    edits_add(&w->edits, s, ts, xstrdup(""));
+    CXString name = clang_getCursorSpelling(tag);
+    if (clang_Cursor_isAnonymous(tag) || strstr(clang_getCString(name), "(unnamed") ||
+        strstr(clang_getCString(name), "(anonymous") || !*clang_getCString(name)) {
+        size_t kw = ts;
+        while (kw < te && (isalnum((unsigned char)w->text[kw]) || w->text[kw] == '_'))
+            kw++; /* past struct / union / enum */
+        w->named_tags = xrealloc(w->named_tags, (w->nnamed_tags + 1) * sizeof *w->named_tags);
+        w->named_tags[w->nnamed_tags++] = ts;
+        edits_add(&w->edits, kw, kw, xasprintf(" __mupc_tag_%zu", ts));
+    }
+    clang_disposeString(name);
+    return te;
 }
 
 static void declaration_statement(rewriter_t *w, CXCursor c)
@@ -1106,7 +1173,11 @@ static void declaration_statement(rewriter_t *w, CXCursor c)
             continue;
         if (is_shared(w, t)) {
             CXString name = clang_getCursorSpelling(ks.v[i]);
-            if (clang_Cursor_getStorageClass(ks.v[i]) == CX_SC_Static)
+            if (clang_Cursor_getStorageClass(ks.v[i]) == CX_SC_Static && i > 0 && is_tag_definition(ks.v[0]))
+                report(w, start_of(ks.v[0]), "the type of static shared object '%s' is defined in its "
+                       "declaration, inside a function: not supported; define the type before the "
+                       "function", clang_getCString(name));
+            else if (clang_Cursor_getStorageClass(ks.v[i]) == CX_SC_Static)
                 /* its descriptor goes before the function, at file scope */
                 edits_add(&w->edits, w->function_start, w->function_start,
                           shared_object_text(w, ks.v[i]));
@@ -1123,9 +1194,17 @@ static void declaration_statement(rewriter_t *w, CXCursor c)
         free(ks.v);
         return;
     }
+    size_t s, e;
+    extent(c, &s, &e);
     strbuf_t out;
     sb_init(&out);
     for (int i = 0; i < ks.n; i++) {
+        if (is_tag_definition(ks.v[i])) {
+            record_fields(w, ks.v[i]);
+            size_t from = keep_tag_definition(w, ks.v[i], s, e);
+            if (from != s)
+                s = from, sb_puts(&out, "; ");
+        }
         if (clang_getCursorKind(ks.v[i]) != CXCursor_VarDecl)
             continue;
         char *d = declaration_text(w, ks.v[i], 0);
@@ -1133,8 +1212,6 @@ static void declaration_statement(rewriter_t *w, CXCursor c)
         sb_puts(&out, " ");
         free(d);
     }
-    size_t s, e;
-    extent(c, &s, &e);
     edits_add(&w->edits, s, e, sb_take(&out));
     free(ks.v);
 }
@@ -1309,6 +1386,48 @@ static CXCursor initializer(CXCursor d)
     return clang_Cursor_isNull(init) || clang_isInvalid(clang_getCursorKind(init)) ? clang_getNullCursor() : init;
 }
 
+/* The initializer of a shared array: its values in a private table of the
+ * parsed shape (a THREADS dimension counted once; outermost, it takes as
+ * many rows as the list has), each element written by the thread it has
+ * affinity to, at its place in the run-time shape (that dimension times
+ * THREADS); C lays out both row-major.  A list longer than the run-time
+ * array (more THREADS assumed than the job has) is a run-time error. */
+static char *array_initializer_text(rewriter_t *w, CXCursor d, const char *desc, const char *leaf,
+                                    const char *block, const char *values)
+{
+    CXString name_s = clang_getCursorSpelling(d);
+    const char *name = clang_getCString(name_s);
+    int threads_dim = prelex_threads_dim(w->prelex, name);
+    strbuf_t dims = {0}, parsed = {0}, shape = {0};
+    int rank = 0;
+    for (CXType a = canon(clang_getCursorType(d)); is_array(a); a = canon(clang_getArrayElementType(a))) {
+        long long n = clang_getArraySize(a) > 0 ? clang_getArraySize(a) : 1;
+        if (rank == 0 && threads_dim == 0)
+            sb_printf(&dims, "[]"), sb_printf(&parsed, "sizeof v / sizeof v[0]");
+        else
+            sb_printf(&dims, "[%lld]", n), sb_printf(&parsed, "%s%lld", rank ? ", " : "", n);
+        sb_printf(&shape, "%s%lld%s", rank ? ", " : "", n, rank == threads_dim ? " * (size_t)mupc_threads" : "");
+        rank++;
+    }
+    char *s = xasprintf(
+        "static void %s_init(void) { static const %s v%s = %s; "
+        "const size_t parsed[] = {%s}, shape[] = {%s}; "
+        "for (size_t k = 0; k < sizeof v / sizeof(%s); k++) { "
+        "size_t at = 0, inner = sizeof v / sizeof(%s); "
+        "for (int j = 0; j < %d; j++) { inner /= parsed[j]; size_t i = k / inner %% parsed[j]; "
+        "if (i >= shape[j]) { fprintf(stderr, \"%%s:%%d: the initializer of shared array '%s' has more "
+        "elements than it holds with THREADS = %%d\\n\", __FILE__, __LINE__, mupc_threads); "
+        "mupc_global_exit(1, __FILE__, __LINE__); } at = at * shape[j] + i; } "
+        "mupc_ptr_t p = __mupc_index(%s.base, (ptrdiff_t)at, sizeof(%s), %s); "
+        "if (p.thread == (uint32_t)mupc_mythread) *(%s *)mupc_local_addr(p) = ((const %s *)v)[k]; } } ",
+        desc, leaf, dims.s, values, parsed.s, shape.s, leaf, leaf, rank, name, desc, leaf, block, leaf, leaf);
+    clang_disposeString(name_s);
+    free(dims.s);
+    free(parsed.s);
+    free(shape.s);
+    return s;
+}
+
 /* The initializer of a shared object, as a function every thread runs
  * before main (mupc_static_init): each writes its own elements.  A scalar
  * or a one-dimensional array (its values in a private table); "" when d
@@ -1327,17 +1446,12 @@ static char *initializer_text(rewriter_t *w, CXCursor d, const char *desc, const
                       "if (p.thread == (uint32_t)mupc_mythread) *(%s *)mupc_local_addr(p) = %s; } ",
                       desc, desc, leaf, value);
         free(value);
-    } else if (!is_array(clang_getArrayElementType(canon(t))) &&
-               clang_getCursorKind(init) == CXCursor_InitListExpr) {
-        s = xasprintf("static void %s_init(void) { static const %s v[] = %s; "
-                      "for (size_t k = 0; k < sizeof v / sizeof v[0]; k++) { "
-                      "mupc_ptr_t p = __mupc_index(%s.base, (ptrdiff_t)k, sizeof(%s), %s); "
-                      "if (p.thread == (uint32_t)mupc_mythread) *(%s *)mupc_local_addr(p) = v[k]; } } ",
-                      desc, leaf, values, desc, leaf, block, leaf);
+    } else if (clang_getCursorKind(init) == CXCursor_InitListExpr) {
+        s = array_initializer_text(w, d, desc, leaf, block, values);
     } else {
         CXString name = clang_getCursorSpelling(d);
-        report(w, start_of(init), "initializer of the multidimensional shared array '%s': not "
-               "supported yet; assign its elements in main", clang_getCString(name));
+        report(w, start_of(init), "initializer of the shared array '%s' is not a brace-enclosed list",
+               clang_getCString(name));
         clang_disposeString(name);
         s = xstrdup("");
     }
@@ -1510,13 +1624,16 @@ static int variables(rewriter_t *w, kids_t *top, int i)
     }
     strbuf_t out;
     sb_init(&out);
+    size_t from = i > 0 ? keep_tag_definition(w, top->v[i - 1], s, e) : s;
+    if (from != s)
+        sb_puts(&out, "; ");
     for (int k = i; k < j; k++) {
         char *d = declaration_text(w, top->v[k], 1);
         sb_puts(&out, d);
         sb_puts(&out, " ");
         free(d);
     }
-    edits_add(&w->edits, s, past_semicolon(w, e), sb_take(&out));
+    edits_add(&w->edits, from, past_semicolon(w, e), sb_take(&out));
     return j;
 }
 

@@ -24,6 +24,8 @@ typedef struct rewriter {
     int temps; /* numbering of generated temporaries */
     size_t function_start; /* of the function being rewritten */
     int gasp;              /* raise the compiler's GASP events (FORALL, C_FUNC) */
+    size_t *named_tags;    /* offsets of unnamed struct/union/enum definitions given a name */
+    size_t nnamed_tags;
 } rewriter_t;
 
 /* Queue the edits for every translated top-level declaration; returns the

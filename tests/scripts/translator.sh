@@ -81,6 +81,55 @@ expect_output "and names oob.upc:6" "oob\\.upc:6.*out of range"
 MUPC_CHECKS=bounds run 2 60 "$tmp/oob" one-past
 expect_failure "with checks = bounds, a store one past the array ends the job"
 expect_output "and names oob.upc:6 and the array" "oob\\.upc:6.*'a'"
+# An initializer list longer than a THREADS-sized array holds at this job's
+# THREADS stops the job naming the declaration, instead of writing past it.
+cat > "$tmp/initlen.upc" <<'UPC'
+#include <upc.h>
+#include <stdio.h>
+shared int pairs[THREADS][2] = {{1, 2}, {3, 4}}; /* needs THREADS >= 2 */
+int main(void)
+{
+    if (MYTHREAD == 0)
+        printf("initlen %d %d\n", pairs[0][1], pairs[1][0]);
+    return 0;
+}
+UPC
+"$mupcc" -o "$tmp/initlen" "$tmp/initlen.upc" > "$out" 2>&1
+rc=$?
+expect_status "initlen.upc compiles" 0
+run 2 60 "$tmp/initlen"
+expect_output "a list for two rows runs at 2 threads" "^initlen 2 3$"
+run 1 60 "$tmp/initlen"
+expect_failure "and at 1 thread ends the job"
+expect_output "naming the declaration" "initlen\\.upc:3: the initializer of shared array 'pairs' has more elements than it holds with THREADS = 1"
+# An implicit conversion between pointers-to-shared of different block
+# sizes compiles (as C's incompatible pointer assignments do) with a warning
+# at its line; through shared void * it is silent.
+cat > "$tmp/blockconv.upc" <<'UPC'
+#include <upc.h>
+shared [3] int a[3 * THREADS];
+shared [4] int *p;
+shared void *v;
+int main(void)
+{
+    p = &a[2]; /* line 7 */
+    int phase = (int)upc_phaseof(p);
+    v = &a[2];
+    p = v;
+    return phase != 0;
+}
+UPC
+"$mupcc" -o "$tmp/blockconv" "$tmp/blockconv.upc" > "$out" 2>&1
+rc=$?
+expect_status "blockconv.upc compiles" 0
+expect_output "with a warning at line 7" "blockconv\\.upc:7:[0-9]+: warning: implicit conversion from a pointer-to-shared of block size 3 to block size 4"
+if [ "$(grep -c warning "$out")" = 1 ]; then
+    ok "and none for the conversions through shared void *"
+else
+    fail "and none for the conversions through shared void *"
+fi
+run 2 60 "$tmp/blockconv"
+expect_status "the converted pointer has phase 0" 0
 # Static THREADS: mupcc -T 2 makes THREADS the constant 2, and the runtime
 # refuses a job of another size.
 "$mupcc" -T 2 -o "$tmp/cyclic2" "$dir/cyclic_array.upc" > "$out" 2>&1

@@ -68,6 +68,14 @@ int main(void)
           "size operators on a[f()]");
     CHECK(calls == 0, "operands of the size operators are not evaluated");
 
+    /* sizeof of type names written with shared: a pointer-to-shared has
+     * one size whatever it points to; a shared scalar type is its C size */
+    CHECK(sizeof(shared int *) == sizeof(shared [4] double *) && sizeof(shared void *) == sizeof(a + 1),
+          "sizeof(shared T *) is the size of a pointer-to-shared");
+    CHECK(sizeof(shared int) == sizeof(int) && sizeof(strict shared double) == sizeof(double),
+          "sizeof(shared T) == sizeof(T)");
+    CHECK(sizeof(shared int *[3]) == 3 * sizeof(shared int *), "sizeof an array of pointers-to-shared");
+
     /* sizeof: run-time values where THREADS is involved */
     CHECK(sizeof(a) == 10 * THREADS * sizeof(int), "sizeof(a) == 10*THREADS*sizeof(int)");
     CHECK(sizeof(a) / sizeof(a[0]) == 10 * (size_t)THREADS, "sizeof(a)/sizeof(a[0])");
