@@ -245,7 +245,10 @@ static void warn_block_change(const prelex_t *p, const char *msg, const char *fi
     int dest_first = !strncmp(msg, "initializing", 12); /* see destination_type */
     const layout_t *a = prelex_layout(p, quoted_space(msg, dest_first)),
                    *b = prelex_layout(p, quoted_space(msg, !dest_first));
-    if (!a || !b || strstr(msg, " void *'") || a->kind == BLOCK_STAR || b->kind == BLOCK_STAR)
+    /* to shared [] T *: also how &s[i].member must be typed (UPC 1.3 §6.4.4),
+     * which clang types with the structure's block size */
+    if (!a || !b || strstr(msg, " void *'") || a->kind == BLOCK_STAR || b->kind == BLOCK_STAR ||
+        b->kind == BLOCK_INDEFINITE)
         return;
     char *end_a, *end_b;
     long long na = a->kind == BLOCK_INDEFINITE ? 0 : strtoll(a->block, &end_a, 0);

@@ -220,8 +220,9 @@ static void scan_threads_dims(state_t *s)
             s->scanned_to = k.end;
             break;
         }
-        if (tok_is(&x, k, "(")) parens++;
-        if (tok_is(&x, k, ")")) parens--;
+        /* parentheses inside a dimension, `[(4 * THREADS)]`, do not hide it */
+        if (tok_is(&x, k, "(") && !in_dim) parens++;
+        if (tok_is(&x, k, ")") && !in_dim) parens--;
         if (tok_is(&x, k, "{")) braces++;
         if (tok_is(&x, k, "}")) braces--;
         if (parens || braces)

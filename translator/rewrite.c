@@ -116,6 +116,15 @@ static int is_array(CXType t)
     return k == CXType_ConstantArray || k == CXType_IncompleteArray || k == CXType_VariableArray;
 }
 
+/* The element type of array type t, also when t names the array through a
+ * typedef (`typedef int S[10]; shared [3] S T[...]`), keeping the
+ * element's own spelling where t spells it. */
+static CXType element_type(CXType t)
+{
+    CXType e = clang_getArrayElementType(t);
+    return e.kind != CXType_Invalid ? e : clang_getArrayElementType(canon(t));
+}
+
 /* The address space of t's layout, looking through array levels (libclang
  * reports an array's address space on the array, not its element). */
 static unsigned layout_space(rewriter_t *w, CXType t)
@@ -144,7 +153,7 @@ static int contains_pts(rewriter_t *w, CXType t)
     if (t.kind == CXType_Pointer)
         return is_pts(w, t) || contains_pts(w, clang_getPointeeType(t));
     if (is_array(t))
-        return contains_pts(w, clang_getArrayElementType(t));
+        return contains_pts(w, element_type(t));
     if (t.kind == CXType_FunctionProto || t.kind == CXType_FunctionNoProto) {
         if (contains_pts(w, clang_getResultType(t)))
             return 1;
@@ -164,7 +173,7 @@ static layout_t *layout_of(rewriter_t *w, CXType t)
 static CXType leaf_type(CXType t)
 {
     while (is_array(t))
-        t = clang_getArrayElementType(t);
+        t = element_type(t);
     return t;
 }
 
@@ -355,9 +364,47 @@ static char *leaf_count(CXType t, int threads_dim_below)
     long long n = 1;
     while (is_array(t)) {
         n *= clang_getArraySize(canon(t)) > 0 ? clang_getArraySize(canon(t)) : 1;
-        t = clang_getArrayElementType(t);
+        t = element_type(t);
     }
     return threads_dim_below ? xasprintf("(%lldLL * mupc_threads)", n) : xasprintf("%lldLL", n);
+}
+
+/* Whether pointer or array expression c designates memory inside a member
+ * of a shared structure (s[i].arr, &s[i].v[0][1], p->arr, *&s.x): UPC 1.3
+ * §6.4.4 gives such an address the type shared [] T *, so arithmetic on it
+ * stays on the structure's thread, whatever the structure's block size.
+ * A pointer-to-shared stored in a member (s.next) is only a value: no. */
+static int member_derived(rewriter_t *w, CXCursor c)
+{
+    c = strip(c);
+    CXType t = clang_getCursorType(c);
+    switch (clang_getCursorKind(c)) {
+    case CXCursor_MemberRefExpr: /* an array member, used as a pointer */
+        return is_array(t) && is_shared(w, t);
+    case CXCursor_UnaryOperator: {
+        enum CXUnaryOperatorKind op = clang_getCursorUnaryOperatorKind(c);
+        if (op != CXUnaryOperator_AddrOf && op != CXUnaryOperator_Deref)
+            return 0;
+        kids_t ks = children(c, 1);
+        int r = 0;
+        if (ks.n == 1) {
+            CXCursor x = strip(ks.v[0]);
+            r = op == CXUnaryOperator_AddrOf && clang_getCursorKind(x) == CXCursor_MemberRefExpr
+                    ? is_shared(w, clang_getCursorType(x))
+                    : member_derived(w, x);
+        }
+        free(ks.v);
+        return r;
+    }
+    case CXCursor_ArraySubscriptExpr: { /* an array's element, not a pointer's */
+        kids_t ks = children(c, 1);
+        int r = ks.n == 2 && is_array(clang_getCursorType(strip(ks.v[0]))) && member_derived(w, ks.v[0]);
+        free(ks.v);
+        return r;
+    }
+    default:
+        return 0;
+    }
 }
 
 /* p + n for a pointer-to-shared p of type ptype. */
@@ -467,7 +514,7 @@ static char *addr_subscript(rewriter_t *w, CXCursor c)
         scaled = dim > depth;
     }
     char *b = gen(w, base), *i = gen(w, index);
-    int in_struct = clang_getCursorKind(strip(base)) == CXCursor_MemberRefExpr;
+    int in_struct = member_derived(w, base);
     char *s = ptr_add_in(w, clang_getCursorType(base), b, i, 0, start_of(c), scaled, in_struct);
     free(b);
     free(i);
@@ -759,11 +806,11 @@ static char *binary(rewriter_t *w, CXCursor c)
     } else if ((op == CXBinaryOperator_Add || op == CXBinaryOperator_Sub) && lp && !rp) {
         a = gen(w, l);
         b = gen(w, r);
-        s = ptr_add(w, lt, a, b, op == CXBinaryOperator_Sub, at, 0);
+        s = ptr_add_in(w, lt, a, b, op == CXBinaryOperator_Sub, at, 0, member_derived(w, l));
     } else if (op == CXBinaryOperator_Add && rp && !lp) {
         a = gen(w, r);
         b = gen(w, l);
-        s = ptr_add(w, rt, a, b, 0, at, 0);
+        s = ptr_add_in(w, rt, a, b, 0, at, 0, member_derived(w, r));
     } else if (lp || rp) {
         a = lp || !is_null_constant(w, l) ? gen(w, l) : xstrdup("MUPC_NULL_PTR");
         b = rp || !is_null_constant(w, r) ? gen(w, r) : xstrdup("MUPC_NULL_PTR");
@@ -783,14 +830,18 @@ static char *binary(rewriter_t *w, CXCursor c)
         } else if (op >= CXBinaryOperator_LT && op <= CXBinaryOperator_GE) {
             static const char *rel[] = {"<", ">", "<=", ">="};
             CXType pointee = clang_getPointeeType(canon(lt));
-            char *leaf = spell(w, leaf_type(pointee)), *block = block_text(w, pointee, at);
+            char *leaf = spell(w, leaf_type(pointee));
+            char *block = member_derived(w, l) && member_derived(w, r) ? xstrdup("0")
+                                                                       : block_text(w, pointee, at);
             s = xasprintf("(mupc_ptr_diff(%s, %s, sizeof(%s), %s) %s 0)", a, b, leaf, block,
                           rel[op - CXBinaryOperator_LT]);
             free(leaf);
             free(block);
         } else if (op == CXBinaryOperator_Sub && lp && rp) {
             CXType pointee = clang_getPointeeType(canon(lt));
-            char *leaf = spell(w, leaf_type(pointee)), *block = block_text(w, pointee, at);
+            char *leaf = spell(w, leaf_type(pointee));
+            char *block = member_derived(w, l) && member_derived(w, r) ? xstrdup("0")
+                                                                       : block_text(w, pointee, at);
             char *count = leaf_count(pointee, 0);
             s = xasprintf("(mupc_ptr_diff(%s, %s, sizeof(%s), %s) / %s)", a, b, leaf, block, count);
             free(leaf);
@@ -906,11 +957,14 @@ static char *cast(rewriter_t *w, CXCursor c)
             char *g = gen(w, x);
             CXType tp = clang_getPointeeType(canon(to)), fp = clang_getPointeeType(canon(from));
             char *tb = block_text(w, tp, at), *fb = block_text(w, fp, at);
-            /* UPC 1.3 §6.4.3: a cast to another block size gives phase 0,
-             * as does any pointer to block size 1 or indefinite; from or to
-             * `shared void *` the phase is kept otherwise */
+            /* UPC 1.3 §6.4.3: a cast to another block size or element size
+             * gives phase 0, as does any pointer to block size 1 or
+             * indefinite; from or to `shared void *` the phase is kept
+             * otherwise */
             int to_void = canon(tp).kind == CXType_Void, from_void = canon(fp).kind == CXType_Void;
-            int reset = !to_void && (!strcmp(tb, "0") || !strcmp(tb, "(1)") || (!from_void && strcmp(tb, fb)));
+            int resized = !from_void && clang_Type_getSizeOf(tp) != clang_Type_getSizeOf(fp);
+            int reset = !to_void && (!strcmp(tb, "0") || !strcmp(tb, "(1)") || resized ||
+                                     (!from_void && strcmp(tb, fb)));
             char *s = reset ? xasprintf("upc_resetphase(%s)", g) : xstrdup(g);
             free(g);
             free(tb);
@@ -919,8 +973,9 @@ static char *cast(rewriter_t *w, CXCursor c)
         }
         if (is_null_constant(w, x))
             return xstrdup("MUPC_NULL_PTR");
-        report(w, at, "a local pointer or integer cannot be cast to a pointer-to-shared (only a null "
-                      "pointer constant can); take the address of shared data instead");
+        report(w, at, "a local pointer or integer cannot be converted to a pointer-to-shared, by a "
+                      "cast or by assignment (only a null pointer constant can; UPC 1.3 §6.4.3); "
+                      "take the address of shared data instead");
         return xstrdup("MUPC_NULL_PTR");
     }
     if (is_pts(w, from)) {
@@ -931,6 +986,8 @@ static char *cast(rewriter_t *w, CXCursor c)
             s = xasprintf("((%s)mupc_local_addr(%s))", ts, g);
         else if (canon(to).kind == CXType_Bool)
             s = xasprintf("(!mupc_ptr_is_null(%s))", g);
+        else if (canon(to).kind == CXType_Void) /* (void)p: evaluated, value discarded */
+            s = xasprintf("((void)(%s))", g);
         else
             report(w, at, "a pointer-to-shared cannot be cast to '%s' (only to a local pointer)", ts);
         free(g);
@@ -974,8 +1031,9 @@ static char *shared_sizeof(rewriter_t *w, CXCursor c, CXCursor operand, int kind
     case SIZEOF_ELEM:
         s = xasprintf("sizeof(%s)", leaf);
         break;
-    case SIZEOF_BLOCK:
-        s = xasprintf("((size_t)%s)", block);
+    case SIZEOF_BLOCK: /* *&s.member: through a shared [] T * (UPC 1.3 §6.4.4) */
+        s = xasprintf("((size_t)%s)", clang_getCursorKind(strip(operand)) == CXCursor_UnaryOperator &&
+                                              member_derived(w, operand) ? "0" : block);
         break;
     case SIZEOF_LOCAL:
         s = xasprintf("__mupc_localsize((size_t)%s, (size_t)%s, sizeof(%s))", total, block, leaf);
@@ -1056,6 +1114,37 @@ static char *c_allocation(rewriter_t *w, CXCursor c)
     return sb_take(&out);
 }
 
+static void walk(rewriter_t *w, CXCursor c);
+
+/* A GNU statement expression ({ ... }) (glibc's assert is one): its
+ * statements are rewritten like a function body's, into their own edits,
+ * applied to its text.  An edit outside it (a static shared object's
+ * descriptor, placed before the function) stays in the main list. */
+static char *statement_expression(rewriter_t *w, CXCursor c)
+{
+    size_t s, e;
+    extent(c, &s, &e);
+    edits_t outer = w->edits;
+    w->edits = (edits_t){NULL, 0, 0};
+    kids_t ks = children(c, 0);
+    for (int i = 0; i < ks.n; i++)
+        walk(w, ks.v[i]);
+    free(ks.v);
+    edits_t inner = w->edits, mine = {NULL, 0, 0};
+    w->edits = outer;
+    for (size_t i = 0; i < inner.n; i++) {
+        edit_t d = inner.v[i];
+        if (d.start >= s && d.end <= e)
+            edits_add(&mine, d.start - s, d.end - s, d.text);
+        else
+            edits_add(&w->edits, d.start, d.end, d.text);
+    }
+    free(inner.v);
+    char *text = edits_apply(&mine, w->text + s, e - s);
+    edits_free(&mine);
+    return text;
+}
+
 static char *gen(rewriter_t *w, CXCursor c)
 {
     CXCursor in;
@@ -1078,6 +1167,8 @@ static char *gen(rewriter_t *w, CXCursor c)
         if (w->gasp)
             return c_allocation(w, c);
         break;
+    case CXCursor_StmtExpr:
+        return statement_expression(w, c);
     case CXCursor_ConditionalOperator: {
         kids_t ks = children(c, 1);
         char *s = NULL;
@@ -1230,7 +1321,7 @@ static char *affinity_test(rewriter_t *w, CXCursor call, int depth_var)
         char *g = gen(w, aff);
         enum CXTypeKind k = canon(t).kind;
         if (is_pts(w, t))
-            s = xasprintf("!(__mupc_fa%d > 1 || upc_threadof(%s) == (size_t)mupc_mythread)", depth_var, g);
+            s = xasprintf("!(__mupc_fa%d > 1 || upc_threadof((%s)) == (size_t)mupc_mythread)", depth_var, g);
         else if (k >= CXType_Bool && k <= CXType_Int128 && k != CXType_WChar)
             s = xasprintf("!(__mupc_fa%d > 1 || __mupc_affinity((long long)(%s)))", depth_var, g);
         else if (k == CXType_Enum)

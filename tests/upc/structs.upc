@@ -1,7 +1,8 @@
 /* structs.upc -- shared arrays of structures: whole-struct writes and
  * reads, member reads and writes (`ps[i].b = ...`), `->` through a
- * pointer-to-shared, array members, and the address of a member, which
- * has type `shared [] T *` (UPC 1.3 §6.4.4) and the struct's affinity. */
+ * pointer-to-shared, array members (two-dimensional too), and the address
+ * of a member, which has type `shared [] T *` (UPC 1.3 §6.4.4) and the
+ * struct's affinity: arithmetic on it stays inside the structure. */
 #include <upc.h>
 #include <stdio.h>
 
@@ -17,10 +18,12 @@
 
 typedef struct { int a; double b; } pair_t;
 typedef struct { int id; int v[3]; char tag; } rec_t;
+typedef struct { double m[2][3]; } grid_t;
 
 shared pair_t ps[THREADS];
 shared pair_t cp[THREADS];
 shared [2] rec_t recs[2 * THREADS];
+shared grid_t grids[THREADS];
 shared int errs[THREADS];
 
 int main(void)
@@ -74,7 +77,20 @@ int main(void)
               "the address of a member has the struct's affinity");
         CHECK(*mid == 2 * right + 1, "read through &recs[i].id");
         CHECK(sizeof(ps[0]) == sizeof(pair_t), "sizeof a shared struct element");
+        /* arithmetic on a member's address stays in the structure, whatever
+         * the structure's block size: &recs[i].v[0] + 2 is &recs[i].v[2] */
+        shared [] int *v0 = &recs[2 * right + 1].v[0];
+        CHECK(upc_threadof(&recs[2 * right + 1].v[0] + 2) == (size_t)right &&
+                  &recs[2 * right + 1].v[0] + 2 == &recs[2 * right + 1].v[2] &&
+                  (&recs[2 * right + 1].v[2] - &recs[2 * right + 1].v[0]) == 2 &&
+                  *(v0 + 1) == 2 * (2 * right + 1),
+              "&s[i].v[0] + 2 on the structure's thread");
+        CHECK(upc_blocksizeof(*&recs[0].id) == 0, "*&s.member has block size 0");
     }
+    grids[MYTHREAD].m[1][2] = MYTHREAD + 0.5; /* a two-dimensional member, by row and column */
+    upc_barrier;
+    CHECK(grids[right].m[1][2] == right + 0.5 && upc_threadof(&grids[right].m[1][2]) == (size_t)right,
+          "grids[i].m[1][2] on thread i");
     upc_barrier;
 
     cp[MYTHREAD] = ps[right];            /* shared-to-shared struct assignment */
