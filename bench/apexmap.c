@@ -23,7 +23,7 @@
  * A table (rows L, columns K; with the cache on, the hit rate over all
  * threads in brackets) follows on lines starting with '#'.
  */
-#include <upc.h>
+#include <mupc_upc.h>
 
 #include <math.h>
 #include <stdint.h>

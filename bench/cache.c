@@ -14,7 +14,7 @@
  *                          dwords, VECTOR of them, cold cache each batch
  * Each figure is the median over batches; values read are checked.
  */
-#include <upc.h>
+#include <mupc_upc.h>
 
 #include "timing.h"
 

@@ -15,7 +15,7 @@
  * (mupc.get.latency_4t_us, mupc.barrier_4t_us).  Every figure is the
  * median over batches; each result read back is checked.
  */
-#include <upc.h>
+#include <mupc_upc.h>
 
 #include "timing.h"
 

@@ -14,7 +14,7 @@
  * bench/run-bench runs the three in turn, several rounds, and compares
  * medians (gasp.overhead.none_pct, gasp.overhead.count_pct).
  */
-#include <upc.h>
+#include <mupc_upc.h>
 
 #include "timing.h"
 

@@ -1,8 +1,8 @@
 /* hand_matmul.c -- the matmul kernel of matmul_kernel.h written by hand
- * against mupc.h (through the <upc.h> macro layer), the way translated code
+ * against mupc.h (through the <mupc_upc.h> macro layer), the way translated code
  * was written before the translator: prints mupc.hand.matmul_s, the
  * fastest of the rounds (see bench/xlate_matmul.upc). */
-#include <upc.h>
+#include <mupc_upc.h>
 #include <stdio.h>
 #include <string.h>
 #include <time.h>

@@ -12,7 +12,7 @@
  * mupc.idle.extra_cpu_s: the cost of idling, which the communication
  * pthreads' backoff (spin, yield, sleep) must keep near zero.
  */
-#include <upc.h>
+#include <mupc_upc.h>
 
 #include <stdio.h>
 #include <stdlib.h>

@@ -30,7 +30,7 @@
  * just the local reads (run-bench measures what checks = bounds costs with
  * it).  Every read is checked: data holds its own global index.
  */
-#include <upc.h>
+#include <mupc_upc.h>
 
 #include "timing.h"
 

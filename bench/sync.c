@@ -15,7 +15,7 @@
  *                               per acquisition
  * Medians over batches; results are checked.
  */
-#include <upc.h>
+#include <mupc_upc.h>
 #include <upc_atomic.h>
 
 #include "timing.h"

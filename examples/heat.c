@@ -10,7 +10,7 @@
  * one bulk upc_memput.  Thread 0 checks the result against a sequential
  * run and prints what happened and how long it took.
  */
-#include <upc.h>
+#include <mupc_upc.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>

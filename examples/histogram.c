@@ -18,7 +18,7 @@
  * what still holds.  Time is thread 0's, barrier to barrier, so it covers
  * the slowest thread.
  */
-#include <upc.h>
+#include <mupc_upc.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>

@@ -21,7 +21,7 @@
  * the cache's miss rate over all threads, and the parseable lines
  * `matmul.seconds`, `matmul.miss_rate_pct` (bench/table51 reads them).
  */
-#include <upc.h>
+#include <mupc_upc.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>

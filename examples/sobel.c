@@ -13,7 +13,7 @@
  * (i.e. the slowest thread's), and each thread's remote reads.
  * N defaults to 512.
  */
-#include <upc.h>
+#include <mupc_upc.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>

@@ -10,7 +10,7 @@
  * waits on the item's owner).  --fixed gathers everything with one
  * upc_all_gather_all (one call per thread).  Every thread checks its copy.
  */
-#include <upc.h>
+#include <mupc_upc.h>
 #include <upc_collective.h>
 #include <stdio.h>
 #include <stdlib.h>

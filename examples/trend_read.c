@@ -11,7 +11,7 @@
  * upc_memget (one transfer per thread) and scans the private copy.  Each
  * thread checks the sum of the entries it owns.
  */
-#include <upc.h>
+#include <mupc_upc.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>

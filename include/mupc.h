@@ -2,7 +2,7 @@
  * mupc.h -- the translator-facing runtime API of libmupc.
  *
  * A UPC-to-C translator turns every shared access into a call declared
- * here; hand-written programs use the thin layer in <upc.h>, which fills in
+ * here; hand-written programs use the thin layer in <mupc_upc.h>, which fills in
  * the caller's file and line.  Every entry point that a GASP tool can see
  * takes (file, line) of the user's source so events name the right place.
  *
@@ -123,7 +123,7 @@ extern uint64_t mupc_threads_magic;
 /* ---------------------------------------------------------------- */
 
 /* One statically declared shared object.  The translator (or the
- * MUPC_SHARED_ARRAY macro of <upc.h>) defines one of these per object and
+ * MUPC_SHARED_ARRAY macro of <mupc_upc.h>) defines one of these per object and
  * registers it from a constructor, i.e. before main.  Every process runs the
  * same executable, so registration order -- and thus every object's offset
  * -- is the same on all threads.  After start-up `base` points to element 0
@@ -466,7 +466,7 @@ void mupc_global_exit(int status, const char *file, int line) __attribute__((nor
 
 /* A translator calls these around each upc_forall, at each user
  * function's entry and exit, and in place of malloc/realloc/free;
- * hand-written code gets them from upc.h (MUPC_FORALL, MUPC_FUNC_START/END,
+ * hand-written code gets them from mupc_upc.h (MUPC_FORALL, MUPC_FUNC_START/END,
  * MUPC_TRACK_MALLOC).  Without mupcc --profile* they only do the work. */
 void mupc_forall_start(const char *file, int line);
 void mupc_forall_end(const char *file, int line);

@@ -11,7 +11,7 @@
 #ifndef MUPC_UPC_COLLECTIVE_H
 #define MUPC_UPC_COLLECTIVE_H
 
-#include <upc.h>
+#include <mupc_upc.h>
 #include <upc_types.h>
 
 #define upc_all_broadcast(dst, src, nbytes, flags) \

@@ -7,7 +7,7 @@
 #ifndef MUPC_UPC_NB_H
 #define MUPC_UPC_NB_H
 
-#include <upc.h>
+#include <mupc_upc.h>
 
 typedef mupc_handle_t upc_handle_t;
 #define UPC_COMPLETE_HANDLE MUPC_HANDLE_TRIVIAL

@@ -43,7 +43,7 @@
 #include <string.h>
 #include <unistd.h>
 
-/* The program's main, renamed by <upc.h> or by the translator. */
+/* The program's main, renamed by <mupc_upc.h> (hand-written C) or by the translator. */
 int mupc_user_main(int argc, char **argv);
 
 int mupc_threads = 1;

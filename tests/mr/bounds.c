@@ -6,7 +6,7 @@
  * LINE_<MODE>, which must stop the job naming that line, the object and
  * its extent.
  */
-#include <upc.h>
+#include <mupc_upc.h>
 #include <upc_nb.h>
 #include <stdio.h>
 #include <string.h>

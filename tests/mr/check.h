@@ -5,7 +5,7 @@
 #ifndef MUPC_TEST_CHECK_H
 #define MUPC_TEST_CHECK_H
 
-#include <upc.h>
+#include <mupc_upc.h>
 #include <stdio.h>
 #include <stdlib.h>
 

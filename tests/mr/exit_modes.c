@@ -11,7 +11,7 @@
  *                  barrier until a signal from outside ends the job
  *   idle S         every thread sleeps S seconds, then returns 0
  */
-#include <upc.h>
+#include <mupc_upc.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>

@@ -3,7 +3,7 @@
  * (checked by tests/scripts/errors.sh).  Each mode's failing line is
  * marked with LINE_<MODE> so the script can check the reported file:line.
  */
-#include <upc.h>
+#include <mupc_upc.h>
 #include <upc_atomic.h>
 #include <upc_collective.h>
 #include <upc_nb.h>

@@ -15,7 +15,7 @@ mupcc=$top_builddir/tools/mupcc
 mupcrun=$top_builddir/tools/mupcrun
 
 cat > "$tmp/hello.c" <<'PROG'
-#include <upc.h>
+#include <mupc_upc.h>
 #include <stdio.h>
 MUPC_SHARED_ARRAY(x, int, 1, 1, MUPC_PER_THREAD)
 int main(void) {
@@ -78,7 +78,7 @@ expect_output "gasp-dump: the collective exit, with no position" \
 # with its caller's position, and a C exit() on one thread, whose position
 # is unknown.
 cat > "$tmp/ended.c" <<'PROG'
-#include <upc.h>
+#include <mupc_upc.h>
 #include <stdlib.h>
 int main(int argc, char **argv) {
     upc_barrier();
@@ -110,7 +110,7 @@ expect_output "and its tool gets the events" "^ *[0-9.]+ 0 GASP_UPC_PUT START [^
 # 16-byte memget (line 13); measurement is off at exit, which must not
 # lose the table.
 cat > "$tmp/counted.c" <<'PROG'
-#include <upc.h>
+#include <mupc_upc.h>
 #include <pupc.h>
 MUPC_SHARED_ARRAY(x, int, 4, 1, MUPC_PER_THREAD)
 int main(void) {
@@ -169,7 +169,7 @@ done
 # An END whose START came while measurement was off closes nothing: each
 # thread's trace has outer and the barrier, both closed, and no stray "E".
 cat > "$tmp/toggled.c" <<'PROG'
-#include <upc.h>
+#include <mupc_upc.h>
 #include <pupc.h>
 int main(void) {
     unsigned int outer = pupc_create_event("outer", NULL), inner = pupc_create_event("inner", NULL);
@@ -206,7 +206,7 @@ if [ "$n" = 1 ]; then ok "empty --profile-only list: said once at start-up"; els
 # pupc_control returns the previous value set, with the weak default tool
 # (--profile, no tool linked) as without --profile.
 cat > "$tmp/control.c" <<'PROG'
-#include <upc.h>
+#include <mupc_upc.h>
 #include <pupc.h>
 #include <stdio.h>
 int main(void) {

@@ -1,10 +1,12 @@
 /*
- * upc.h -- a thin layer for UPC programs written by hand in C against
- * libmupc (no translator ships with us yet).  It supplies UPC's names, fills
- * in __FILE__/__LINE__ for every runtime call, and declares static shared
- * arrays.  Translated code uses <mupc.h> directly.
+ * mupc_upc.h -- a thin macro layer for C written by hand against libmupc
+ * (UPC programs use <upc.h>, the standard header that mupcc's translator
+ * provides; this one is for C source compiled by mupcc or mpicc).  It
+ * supplies UPC's names, fills in __FILE__/__LINE__ for every runtime call,
+ * and declares static shared arrays.  Translated code uses it too, for the
+ * library calls it leaves by name (upc_memget and the like).
  *
- *   #include <upc.h>
+ *   #include <mupc_upc.h>
  *   MUPC_SHARED_ARRAY(counts, int, 4, 1, MUPC_PER_THREAD);  // shared int counts[4*THREADS]
  *   int main(int argc, char **argv) {
  *       MUPC_PUT(int, MUPC_ELEM(counts, MYTHREAD), 42);
@@ -122,7 +124,7 @@ typedef mupc_lock_t upc_lock_t;
 #define MUPC_FUNC_START() mupc_func_start(__func__, __FILE__, __LINE__)
 #define MUPC_FUNC_END() mupc_func_end(__func__, __FILE__, __LINE__)
 
-/* Define MUPC_TRACK_MALLOC before including upc.h to report malloc,
+/* Define MUPC_TRACK_MALLOC before including mupc_upc.h to report malloc,
  * realloc and free (GASP_C_MALLOC/REALLOC/FREE) with their call sites. */
 #ifdef MUPC_TRACK_MALLOC
 #include <stdlib.h>
