@@ -1,6 +1,6 @@
 #!/bin/sh
 # trend.sh -- mupc-trend end to end: ti-trend-prof's two bug shapes
-# (examples/trend_read.c, examples/trend_meta.c) are built with the
+# (examples/trend_read.upc, examples/trend_meta.upc) are built with the
 # collecting tool, run at 1-4 threads and several sizes, and mupc-trend
 # must rank the buggy line first with the growth it has, while the fixed
 # versions show nothing growing faster than one operation per thread.
@@ -12,12 +12,12 @@ MUPC_PROFILE_STUB=$top_srcdir/tools/mupc-profile-stub.sh MUPC_TOOLDIR=$top_build
 MUPC_TREND_QUIET=1
 export MUPC_INCLUDEDIR MUPC_LIBDIR MUPC_PROFILE_STUB MUPC_TOOLDIR MUPC_TREND_QUIET
 trend=$top_builddir/tools/mupc-trend
-bug_line() { grep -n "TREND-BUG" "$top_srcdir/examples/$1.c" | cut -d: -f1; }
-fix_line() { grep -n "TREND-FIX" "$top_srcdir/examples/$1.c" | cut -d: -f1; }
+bug_line() { grep -n "TREND-BUG" "$top_srcdir/examples/$1.upc" | cut -d: -f1; }
+fix_line() { grep -n "TREND-FIX" "$top_srcdir/examples/$1.upc" | cut -d: -f1; }
 
 for prog in trend_read trend_meta; do
     "$top_builddir/tools/mupcc" --profile --tool mupc-trend -o "$tmp/$prog" \
-        "$top_srcdir/examples/$prog.c" > "$out" 2>&1; rc=$?
+        "$top_srcdir/examples/$prog.upc" > "$out" 2>&1; rc=$?
     expect_status "mupcc --profile --tool mupc-trend builds $prog" 0
 done
 
@@ -58,16 +58,16 @@ expect_first() {
 "$trend" --format csv "$tmp"/read/*.prof > "$out" 2>&1; rc=$?
 expect_status "mupc-trend over trend_read's profiles" 0
 expect_first "trend_read: the element-wise read is ranked first, 400p - 400 ((1 - 1/p) x size per thread)" \
-    trend_read.c "$(bug_line trend_read)" get -400 400
+    trend_read.upc "$(bug_line trend_read)" get -400 400
 "$trend" "$tmp"/read/*.prof > "$out" 2>&1; rc=$?
 expect_output "the table shows the buggy line with its model" \
-    "^trend_read.c $(bug_line trend_read) +get +400p - 400 +1200$"
+    "^trend_read.upc $(bug_line trend_read) +get +400p - 400 +1200$"
 "$trend" --predict threads=64 --format csv "$tmp"/read/*.prof > "$out" 2>&1; rc=$?
-expect_output "--predict: 25200 gets at 64 threads" "^[^,]*trend_read.c,$(bug_line trend_read),get,.*,25200$"
+expect_output "--predict: 25200 gets at 64 threads" "^[^,]*trend_read.upc,$(bug_line trend_read),get,.*,25200$"
 "$trend" --feature size --format csv "$tmp"/read_sizes/*.prof > "$out" 2>&1; rc=$?
-expect_first "trend_read against the size at 3 threads: 2 x size" trend_read.c "$(bug_line trend_read)" get 0 2
+expect_first "trend_read against the size at 3 threads: 2 x size" trend_read.upc "$(bug_line trend_read)" get 0 2
 "$trend" --format csv "$tmp"/read_fixed/*.prof > "$out" 2>&1; rc=$?
-expect_output "trend_read --fixed: one memget per remote thread" "trend_read.c,$(fix_line trend_read),memget,\"p - 1\","
+expect_output "trend_read --fixed: one memget per remote thread" "trend_read.upc,$(fix_line trend_read),memget,\"p - 1\","
 if awk -F, 'NR > 1 && $6 > 1.001 { bad = 1 } END { exit !bad }' "$out"; then
     fail "trend_read --fixed: a trend grows faster than one operation per thread"
 else ok "trend_read --fixed: nothing grows faster than one operation per thread"; fi
@@ -76,11 +76,11 @@ if [ "$(sed -n 2p "$out" | cut -d, -f2)" = "$(bug_line trend_read)" ]; then fail
 # (b) meta-data by one broadcast per item: 60 x p collective calls
 "$trend" --format csv --op collective "$tmp"/meta/*.prof > "$out" 2>&1; rc=$?
 expect_first "trend_meta: one broadcast per item is ranked first, 60p" \
-    trend_meta.c "$(bug_line trend_meta)" collective 0 60
+    trend_meta.upc "$(bug_line trend_meta)" collective 0 60
 "$trend" --format csv "$tmp"/meta/*.prof > "$out" 2>&1; rc=$?
-expect_first "trend_meta: and first among all operations" trend_meta.c "$(bug_line trend_meta)" collective 0 60
+expect_first "trend_meta: and first among all operations" trend_meta.upc "$(bug_line trend_meta)" collective 0 60
 "$trend" --format csv "$tmp"/meta_fixed/*.prof > "$out" 2>&1; rc=$?
-expect_output "trend_meta --fixed: one gather_all per thread" "trend_meta.c,$(fix_line trend_meta),collective,\"p\","
+expect_output "trend_meta --fixed: one gather_all per thread" "trend_meta.upc,$(fix_line trend_meta),collective,\"p\","
 if awk -F, 'NR > 1 && $6 > 2.001 { bad = 1 } END { exit !bad }' "$out"; then
     fail "trend_meta --fixed: a trend grows faster than two operations per thread"
 else ok "trend_meta --fixed: nothing grows like the items"; fi

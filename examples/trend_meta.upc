@@ -1,5 +1,5 @@
 /*
- * trend_meta.c -- ti-trend-prof's second bug shape (§5.2.1), for mupc-trend:
+ * trend_meta.upc -- ti-trend-prof's second bug shape (§5.2.1), for mupc-trend:
  * ITEMS meta-data entries are spread over the threads (item j on thread
  * j % THREADS) and every thread needs all of them.
  *
@@ -10,11 +10,15 @@
  * waits on the item's owner).  --fixed gathers everything with one
  * upc_all_gather_all (one call per thread).  Every thread checks its copy.
  */
-#include <mupc_upc.h>
+#include <upc.h>
 #include <upc_collective.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+/* For the broadcasts: the item being shared, in its owner's slot, and
+ * every thread's copy of it. */
+shared long slot[THREADS], copy[THREADS];
 
 static long item(size_t j) { return (long)(j * 31 + 5); }
 
@@ -31,33 +35,33 @@ static void *checked_malloc(size_t n)
 /* One broadcast per item: the performance bug. */
 static void share_by_broadcast(long *meta, size_t items)
 {
-    mupc_ptr_t src = upc_all_alloc((size_t)THREADS, sizeof(long)); /* one slot per thread */
-    mupc_ptr_t dst = upc_all_alloc((size_t)THREADS, sizeof(long));
-    long *my_src = mupc_local_addr(mupc_ptr_index(src, (size_t)MYTHREAD, sizeof(long), 1));
-    long *my_dst = mupc_local_addr(mupc_ptr_index(dst, (size_t)MYTHREAD, sizeof(long), 1));
     for (size_t j = 0; j < items; j++) {
         size_t owner = j % THREADS;
         if (owner == (size_t)MYTHREAD)
-            *my_src = item(j);
-        mupc_ptr_t from = mupc_ptr_index(src, owner, sizeof(long), 1);
-        upc_all_broadcast(dst, from, sizeof(long), UPC_IN_ALLSYNC | UPC_OUT_ALLSYNC); /* TREND-BUG */
-        meta[j] = *my_dst;
+            slot[MYTHREAD] = item(j);
+        upc_all_broadcast(copy, &slot[owner], sizeof(long), UPC_IN_ALLSYNC | UPC_OUT_ALLSYNC); /* TREND-BUG */
+        meta[j] = copy[MYTHREAD];
     }
-    upc_all_free(src);
-    upc_all_free(dst);
+}
+
+/* This thread's block of an array upc_all_alloc'ed with one block per
+ * thread, as a pointer-to-local. */
+static long *my_block(shared void *array)
+{
+    return (long *)((shared long *)array + MYTHREAD);
 }
 
 /* Everything in one collective. */
 static void share_by_gather(long *meta, size_t items)
 {
     size_t per = (items + THREADS - 1) / THREADS, block = per * sizeof(long);
-    mupc_ptr_t src = upc_all_alloc((size_t)THREADS, block);
-    mupc_ptr_t dst = upc_all_alloc((size_t)THREADS, block * THREADS);
-    long *mine = mupc_local_addr(mupc_ptr_index(src, (size_t)MYTHREAD, block, 1));
+    shared void *src = upc_all_alloc(THREADS, block);
+    shared void *dst = upc_all_alloc(THREADS, block * THREADS);
+    long *mine = my_block(src);
     for (size_t k = 0; k < per; k++) /* slot k of thread t holds item k * THREADS + t */
         mine[k] = item(k * THREADS + MYTHREAD);
     upc_all_gather_all(dst, src, block, UPC_IN_ALLSYNC | UPC_OUT_ALLSYNC); /* TREND-FIX */
-    long *all = mupc_local_addr(mupc_ptr_index(dst, (size_t)MYTHREAD, block * THREADS, 1));
+    long *all = my_block(dst);
     for (size_t j = 0; j < items; j++)
         meta[j] = all[(j % THREADS) * per + j / THREADS];
     upc_all_free(src);
@@ -84,7 +88,7 @@ int main(int argc, char **argv)
             upc_global_exit(1);
         }
     free(meta);
-    upc_barrier();
+    upc_barrier;
     if (MYTHREAD == 0)
         printf("trend_meta%s: %zu items on %d threads: OK\n", fixed ? " --fixed" : "", items,
                THREADS);

@@ -1,9 +1,12 @@
 /*
- * matmul.c -- C = A x B, the naive O(N^3) kernel of the MuPC report §7.1.2 and
- * its "temporal" rewrite of §5.5, with every element access a fine-grained
- * shared access through the runtime, as a UPC translator emits them.
+ * matmul_c.c -- examples/matmul.upc written by hand in C against libmupc
+ * (<mupc_upc.h>), kept to measure the translated program against: the same
+ * arguments, the same output, the same accesses.  C = A x B, the naive
+ * O(N^3) kernel of the MuPC report §7.1.2 and its "temporal" rewrite of
+ * §5.5, with every element access a fine-grained shared access through the
+ * runtime.
  *
- *   mupcrun -n 4 examples/matmul [--loop naive|temporal] [--layout cyclic|block] [N]
+ *   mupcrun -n 4 examples/matmul_c [--loop naive|temporal] [--layout cyclic|block] [N]
  *
  * Rows of A and C and columns of B are spread over the threads (N must be a
  * multiple of THREADS):

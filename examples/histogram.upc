@@ -1,5 +1,5 @@
 /*
- * histogram.c -- the MuPC report §7.1.1: random updates to a cyclic shared table.
+ * histogram.upc -- the MuPC report §7.1.1: random updates to a cyclic shared table.
  *
  *   mupcrun -n 4 examples/histogram [--racy] [SIZE [PERCENT]]
  *
@@ -11,14 +11,13 @@
  * (about a second with 4 threads on 2 cores, where a remote atomic costs
  * a few hundred microseconds).
  *
- * By default an update is an atomic fetch-and-add and every bin must match
- * exactly.  --racy runs the report's kernel, `table[loc]++` as a relaxed get
- * and put, which loses updates when threads collide (and, with the cache
+ * By default updates are atomic and every bin must match exactly.  --racy
+ * runs the report's kernel, `table[loc]++` as a relaxed get and put, which loses updates when threads collide (and, with the cache
  * on, whenever a thread increments a stale cached copy); see check_racy for
  * what still holds.  Time is thread 0's, barrier to barrier, so it covers
  * the slowest thread.
  */
-#include <mupc_upc.h>
+#include <upc.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -26,6 +25,11 @@
 #include <time.h>
 
 #define MAX_SIZE (1UL << 28)
+
+/* libmupc's size of every thread's shared segment (segment_size).
+ * translator: <mupc.h> cannot be included in UPC source
+ * (/tmp/ext/repro/ex_1.upc), so its declaration is repeated here. */
+size_t mupc_segment_size(void);
 
 static double now(void)
 {
@@ -58,30 +62,35 @@ static size_t *locations(int t, size_t count, size_t size)
     return loc;
 }
 
-static mupc_ptr_t bin(mupc_ptr_t table, size_t i)
-{
-    return mupc_ptr_index(table, i, sizeof(int), 1);
-}
-
 /* Bins with affinity to thread t: t, t+THREADS, ... */
 static size_t bins_of(int t, size_t size)
 {
     return (size_t)t < size ? (size - (size_t)t + THREADS - 1) / THREADS : 0;
 }
 
-static void update_atomic(mupc_ptr_t table, const size_t *loc, size_t count)
+/* Each thread's lock, hosted by that thread: it guards the bins with
+ * affinity to it.
+ * translator: this is an atomic add of <upc_atomic.h>,
+ *     upc_atomic_relaxed(domain, NULL, UPC_ADD, &table[loc[k]], &one, NULL),
+ * once atomic domains compile (/tmp/ext/repro/ex_2.upc); until then each
+ * update holds the lock of the bin's owner. */
+upc_lock_t *shared bin_lock[THREADS];
+
+static void update_atomic(upc_lock_t **locks, shared int *table, const size_t *loc, size_t count)
 {
-    for (size_t k = 0; k < count; k++)
-        MUPC_FETCH_ADD(int, bin(table, loc[k]), 1);
+    for (size_t k = 0; k < count; k++) {
+        upc_lock_t *lock = locks[loc[k] % THREADS];
+        upc_lock(lock);
+        table[loc[k]]++;
+        upc_unlock(lock);
+    }
 }
 
 /* The report's kernel: table[loc]++ with relaxed accesses. */
-static void update_racy(mupc_ptr_t table, const size_t *loc, size_t count)
+static void update_racy(shared int *table, const size_t *loc, size_t count)
 {
-    for (size_t k = 0; k < count; k++) {
-        mupc_ptr_t p = bin(table, loc[k]);
-        MUPC_PUT(int, p, MUPC_GET(int, p) + 1);
-    }
+    for (size_t k = 0; k < count; k++)
+        table[loc[k]]++;
 }
 
 /* The expected histogram from every thread's sequence; *remote gets the
@@ -103,13 +112,13 @@ static int *expected_counts(size_t size, size_t count, size_t *remote)
 
 /* The whole table on thread 0: one upc_memget per thread, whose bins are
  * contiguous in its own segment. */
-static int *read_table(mupc_ptr_t table, size_t size)
+static int *read_table(shared int *table, size_t size)
 {
     int *got = malloc(size * sizeof *got), *part = malloc(bins_of(0, size) * sizeof *part);
     for (int t = 0; t < THREADS; t++) {
         size_t n = bins_of(t, size);
         if (n)
-            upc_memget(part, bin(table, (size_t)t), n * sizeof *part);
+            upc_memget(part, &table[t], n * sizeof *part);
         for (size_t k = 0; k < n; k++)
             got[(size_t)t + k * THREADS] = part[k];
     }
@@ -148,7 +157,7 @@ static size_t check_racy(const int *got, const int *want, size_t size)
     return lost;
 }
 
-static void report(mupc_ptr_t table, size_t size, size_t count, int percent, int racy,
+static void report(shared int *table, size_t size, size_t count, int percent, int racy,
                    double elapsed)
 {
     size_t remote, total = count * (size_t)THREADS, lost = 0;
@@ -205,22 +214,31 @@ int main(int argc, char **argv)
                      NULL);
 
     size_t count = (size_t)size * (size_t)percent / 100;
-    mupc_ptr_t table = upc_all_alloc((size_t)size, sizeof(int)); /* shared int [size] */
-    if (bins_of(MYTHREAD, (size_t)size))
-        memset(mupc_local_addr(bin(table, (size_t)MYTHREAD)), 0,
-               bins_of(MYTHREAD, (size_t)size) * sizeof(int));
+    shared int *table = upc_all_alloc((size_t)size, sizeof(int)); /* shared int [size] */
+    long i;
+    upc_forall (i = 0; i < size; i++; &table[i])
+        table[i] = 0;
+    bin_lock[MYTHREAD] = upc_global_lock_alloc();
     size_t *loc = locations(MYTHREAD, count, (size_t)size);
-    upc_barrier();
+    upc_barrier;
+    upc_lock_t **locks = malloc(THREADS * sizeof *locks);
+    for (int t = 0; t < THREADS; t++)
+        locks[t] = bin_lock[t];
 
     double t0 = now();
-    (racy ? update_racy : update_atomic)(table, loc, count);
-    upc_barrier(); /* every update applied */
+    if (racy)
+        update_racy(table, loc, count);
+    else
+        update_atomic(locks, table, loc, count);
+    upc_barrier; /* every update applied */
     double elapsed = now() - t0;
 
     if (MYTHREAD == 0)
         report(table, (size_t)size, count, (int)percent, racy, elapsed);
     free(loc);
-    upc_barrier();
+    free(locks);
+    upc_barrier;
+    upc_lock_free(bin_lock[MYTHREAD]);
     upc_all_free(table);
     return 0;
 }

@@ -1,5 +1,5 @@
 /*
- * trend_read.c -- ti-trend-prof's first bug shape (§2, §5.1), for mupc-trend:
+ * trend_read.upc -- ti-trend-prof's first bug shape (§2, §5.1), for mupc-trend:
  * thread 0 fills a table (as if it had read it from a file), then every
  * thread scans the whole table for the entries it owns.
  *
@@ -11,20 +11,20 @@
  * upc_memget (one transfer per thread) and scans the private copy.  Each
  * thread checks the sum of the entries it owns.
  */
-#include <mupc_upc.h>
+#include <upc.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 static long entry(size_t i) { return (long)(i * 7 % 1000); }
 
-/* Sum of the entries thread `t` owns (i % THREADS == t), read one by one
- * from thread 0's table: the performance bug. */
-static long scan_remote(mupc_ptr_t table, size_t size)
+/* Sum of the entries this thread owns (i % THREADS == MYTHREAD), read one
+ * by one from thread 0's table: the performance bug. */
+static long scan_remote(shared [] long *table, size_t size)
 {
     long sum = 0;
     for (size_t i = 0; i < size; i++) {
-        long v = MUPC_GET(long, mupc_ptr_index(table, i, sizeof(long), 0)); /* TREND-BUG */
+        long v = table[i]; /* TREND-BUG */
         if (i % THREADS == (size_t)MYTHREAD)
             sum += v;
     }
@@ -32,7 +32,7 @@ static long scan_remote(mupc_ptr_t table, size_t size)
 }
 
 /* The same from one bulk copy. */
-static long scan_copy(mupc_ptr_t table, size_t size)
+static long scan_copy(shared [] long *table, size_t size)
 {
     long *copy = malloc(size * sizeof *copy), sum = 0;
     if (!copy) {
@@ -55,13 +55,13 @@ int main(int argc, char **argv)
         fprintf(stderr, "usage: trend_read [--fixed] SIZE (SIZE > 0)\n");
         return 2;
     }
-    mupc_ptr_t table = upc_all_alloc(1, size * sizeof(long)); /* all on thread 0 */
+    shared [] long *table = upc_all_alloc(1, size * sizeof(long)); /* all on thread 0 */
     if (MYTHREAD == 0) {
-        long *mine = mupc_local_addr(table);
+        long *mine = (long *)table;
         for (size_t i = 0; i < size; i++)
             mine[i] = entry(i);
     }
-    upc_barrier();
+    upc_barrier;
     long sum = fixed ? scan_copy(table, size) : scan_remote(table, size), want = 0;
     for (size_t i = MYTHREAD; i < size; i += THREADS)
         want += entry(i);
@@ -69,11 +69,11 @@ int main(int argc, char **argv)
         fprintf(stderr, "trend_read: thread %d: sum %ld, want %ld\n", MYTHREAD, sum, want);
         upc_global_exit(1);
     }
-    upc_barrier();
+    upc_barrier;
     if (MYTHREAD == 0)
         printf("trend_read%s: %zu entries on %d threads: OK\n", fixed ? " --fixed" : "", size,
                THREADS);
-    upc_barrier();
+    upc_barrier;
     upc_all_free(table);
     return 0;
 }

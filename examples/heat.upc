@@ -1,16 +1,17 @@
 /*
- * heat.c -- 1-D heat diffusion (Jacobi), the quick-start demo.
+ * heat.upc -- 1-D heat diffusion (Jacobi), the quick-start demo.
  *
  *   mupcrun -n 4 examples/heat [CELLS_PER_THREAD] [STEPS]
  *
- * The rod is a blocked shared array, one block per thread.  Each step a
- * thread reads its two halo cells from its neighbours with fine-grained
- * remote gets, updates its block locally and meets the others at a
- * barrier; every 10 steps it also writes its block to thread 0's copy with
- * one bulk upc_memput.  Thread 0 checks the result against a sequential
- * run and prints what happened and how long it took.
+ * The rod is a blocked shared array, one row of MAX_CELLS per thread (the
+ * first CELLS_PER_THREAD are used).  Each step a thread reads its two halo
+ * cells from its neighbours' rows with fine-grained remote reads, updates
+ * its own cells through a pointer-to-local and meets the others at a
+ * barrier.  At the end thread 0 collects the rod with one bulk upc_memget
+ * per thread, checks it against a sequential run and prints what happened
+ * and how long it took.
  */
-#include <mupc_upc.h>
+#include <upc.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -18,7 +19,7 @@
 
 #define MAX_CELLS 100000
 
-MUPC_SHARED_ARRAY(rod, double, MAX_CELLS, MAX_CELLS, MUPC_PER_THREAD)
+shared [MAX_CELLS] double rod[THREADS][MAX_CELLS]; /* row t on thread t */
 
 static double now(void)
 {
@@ -63,23 +64,23 @@ int main(int argc, char **argv)
         return 2;
     }
     size_t total = n * (size_t)THREADS;
-    mupc_ptr_t mine_p = MUPC_ELEM(rod, (size_t)MYTHREAD * MAX_CELLS);
-    double *cur = mupc_local_addr(mine_p), *next = malloc(n * sizeof *next);
+    double *cur = (double *)&rod[MYTHREAD][0]; /* my row, which has affinity to me */
+    double *next = malloc(n * sizeof *next);
     for (size_t i = 0; i < n; i++)
         cur[i] = initial((size_t)MYTHREAD * n + i, total);
-    upc_barrier();
+    upc_barrier;
 
     double t0 = now();
     long remote_gets = 0;
     for (int s = 0; s < steps; s++) {
         /* halo: the neighbours' edge cells (the rod's ends are insulated) */
-        double left = MYTHREAD ? MUPC_GET(double, MUPC_ELEM(rod, (size_t)(MYTHREAD - 1) * MAX_CELLS + n - 1)) : cur[0];
-        double right = MYTHREAD + 1 < THREADS ? MUPC_GET(double, MUPC_ELEM(rod, (size_t)(MYTHREAD + 1) * MAX_CELLS)) : cur[n - 1];
+        double left = MYTHREAD ? rod[MYTHREAD - 1][n - 1] : cur[0];
+        double right = MYTHREAD + 1 < THREADS ? rod[MYTHREAD + 1][0] : cur[n - 1];
         remote_gets += (MYTHREAD > 0) + (MYTHREAD + 1 < THREADS);
         step(next, cur, n, left, right);
-        upc_barrier(); /* everyone has read the old halo */
+        upc_barrier; /* everyone has read the old halo */
         memcpy(cur, next, n * sizeof *cur);
-        upc_barrier(); /* everyone has written the new values */
+        upc_barrier; /* everyone has written the new values */
     }
     double elapsed = now() - t0;
 
@@ -88,7 +89,7 @@ int main(int argc, char **argv)
     if (MYTHREAD == 0) {
         double *whole = malloc(total * sizeof *whole), *want = sequential(total, steps);
         for (int t = 0; t < THREADS; t++)
-            upc_memget(whole + (size_t)t * n, MUPC_ELEM(rod, (size_t)t * MAX_CELLS), n * sizeof(double));
+            upc_memget(whole + (size_t)t * n, &rod[t][0], n * sizeof(double));
         double worst = 0;
         for (size_t i = 0; i < total; i++) {
             double d = whole[i] > want[i] ? whole[i] - want[i] : want[i] - whole[i];
@@ -103,6 +104,6 @@ int main(int argc, char **argv)
         free(want);
     }
     free(next);
-    upc_barrier();
+    upc_barrier;
     return ok ? 0 : 1;
 }
