@@ -47,6 +47,28 @@ void mupc_atomic(upc_atomicdomain_t *domain, void *fetch_ptr, upc_op_t op, mupc_
  * affinity to the caller), else 0. */
 int upc_atomic_isfast(upc_type_t type, upc_op_t ops, mupc_ptr_t addr);
 
+/* Translated UPC (mupc-translate defines MUPC_TRANSLATED_UPC): there
+ * upc_atomicdomain_t * is a pointer-to-shared, the same on every thread;
+ * these take and return it as a mupc_ptr_t. */
+mupc_ptr_t mupc_all_atomicdomain_alloc_pts(upc_type_t type, upc_op_t ops, upc_atomichint_t hints,
+                                           const char *file, int line);
+void mupc_all_atomicdomain_free_pts(mupc_ptr_t domain, const char *file, int line);
+void mupc_atomic_pts(mupc_ptr_t domain, void *fetch_ptr, upc_op_t op, mupc_ptr_t target,
+                     const void *operand1, const void *operand2, int strict, const char *file,
+                     int line);
+
+#ifdef MUPC_TRANSLATED_UPC
+#define upc_all_atomicdomain_alloc(type, ops, hints) \
+    mupc_all_atomicdomain_alloc_pts((type), (ops), (hints), __FILE__, __LINE__)
+#define upc_all_atomicdomain_free(domain) \
+    mupc_all_atomicdomain_free_pts((domain), __FILE__, __LINE__)
+#define upc_atomic_relaxed(domain, fetch_ptr, op, target, operand1, operand2)                   \
+    mupc_atomic_pts((domain), (fetch_ptr), (op), (target), (operand1), (operand2), MUPC_RELAXED, \
+                    __FILE__, __LINE__)
+#define upc_atomic_strict(domain, fetch_ptr, op, target, operand1, operand2)                    \
+    mupc_atomic_pts((domain), (fetch_ptr), (op), (target), (operand1), (operand2), MUPC_STRICT,  \
+                    __FILE__, __LINE__)
+#else
 #define upc_all_atomicdomain_alloc(type, ops, hints) \
     mupc_all_atomicdomain_alloc((type), (ops), (hints), __FILE__, __LINE__)
 #define upc_all_atomicdomain_free(domain) \
@@ -57,6 +79,7 @@ int upc_atomic_isfast(upc_type_t type, upc_op_t ops, mupc_ptr_t addr);
 #define upc_atomic_strict(domain, fetch_ptr, op, target, operand1, operand2)                \
     mupc_atomic((domain), (fetch_ptr), (op), (target), (operand1), (operand2), MUPC_STRICT,  \
                 __FILE__, __LINE__)
+#endif
 
 #ifdef __cplusplus
 }

@@ -164,6 +164,53 @@ void mupc_atomic(upc_atomicdomain_t *d, void *fetch, upc_op_t op, mupc_ptr_t tar
         mupci_fence(file, line);
 }
 
+/* ---- UPC 1.3 in translated code ----
+ * There upc_atomicdomain_t * is a pointer-to-shared that every thread holds
+ * alike (UPC 1.3 §7.4.2: the collective returns the same pointer on every
+ * thread).  The domain is small enough to be that value: thread 0, its
+ * address field the magic, the type and the operation set, so any thread
+ * may use a domain another passed it through shared memory. */
+
+static mupc_ptr_t domain_handle(upc_type_t type, upc_op_t ops)
+{
+    return (mupc_ptr_t){.addr = (uint64_t)DOMAIN_MAGIC << 32 | (uint64_t)ops << 8 | (uint64_t)type,
+                        .thread = 0, .phase = 0};
+}
+
+static upc_atomicdomain_t domain_of(mupc_ptr_t h)
+{
+    if (h.thread != 0 || h.phase != 0 || h.addr >> 32 != DOMAIN_MAGIC)
+        return (upc_atomicdomain_t){0, 0, 0};
+    return (upc_atomicdomain_t){DOMAIN_MAGIC, (upc_type_t)(h.addr & 0xff), (upc_op_t)(h.addr >> 8 & 0xffffff)};
+}
+
+mupc_ptr_t mupc_all_atomicdomain_alloc_pts(upc_type_t type, upc_op_t ops, upc_atomichint_t hints,
+                                           const char *file, int line)
+{
+    upc_atomicdomain_t *d = mupc_all_atomicdomain_alloc(type, ops, hints, file, line);
+    free(d); /* checked and agreed on by every thread: the handle carries it */
+    return domain_handle(type, ops);
+}
+
+void mupc_all_atomicdomain_free_pts(mupc_ptr_t domain, const char *file, int line)
+{
+    if (mupc_ptr_is_null(domain))
+        return;
+    upc_atomicdomain_t d = domain_of(domain);
+    if (d.magic != DOMAIN_MAGIC)
+        mupci_fatal_at(file, line, "upc_all_atomicdomain_free: not an atomic domain");
+    uint64_t args[MUPCI_RV_NARGS] = {(uint64_t)d.type, (uint64_t)d.ops};
+    mupci_reply_t r;
+    mupci_rendezvous(MUPCI_RV_DOMAIN_FREE, args, "upc_all_atomicdomain_free", file, line, &r);
+}
+
+void mupc_atomic_pts(mupc_ptr_t domain, void *fetch, upc_op_t op, mupc_ptr_t target, const void *op1,
+                     const void *op2, int strict, const char *file, int line)
+{
+    upc_atomicdomain_t d = domain_of(domain);
+    mupc_atomic(&d, fetch, op, target, op1, op2, strict, file, line);
+}
+
 int upc_atomic_isfast(upc_type_t type, upc_op_t ops, mupc_ptr_t addr)
 {
     (void)ops;

@@ -338,7 +338,7 @@ static int diagnose(CXTranslationUnit tu, char **text, size_t *len, const region
 /* ---- 5. output ---- */
 
 static const char prologue[] =
-    "#include <upc.h>\n#include <upc_collective.h>\n#include <upc_nb.h>\n#include <upc_atomic.h>\n"
+    "/* the runtime's C layer: UPC's library names over mupc.h */\n#define MUPC_TRANSLATED_UPC 1\n#include <mupc_upc.h>\n#include <upc_collective.h>\n#include <upc_nb.h>\n#include <upc_atomic.h>\n"
     "#include <upc_castable.h>\n#include <upc_tick.h>\n#include <upc_types.h>\n#include <stddef.h>\n#include <stdio.h>\n"
     "/* THREADS, MYTHREAD and the inline-access window are set once by the\n"
     " * runtime before main and never change: read-only views of the same\n"

@@ -105,19 +105,31 @@ typedef struct state {
     int forall;             /* inside a upc_forall header: its paren depth + 1 */
     int forall_semis;
     size_t scanned_to; /* the end of the last declaration scanned for THREADS */
+    int in_typedef;    /* a file-scope typedef declaration is being read */
+    char **shared_typedefs; /* names of file-scope typedefs of shared types */
+    size_t nshared_typedefs;
     int parens;        /* parenthesis depth */
     int type_operand;  /* a upc_*sizeof(type-name) closes at this depth + 1 */
 } state_t;
 
 /* Whether the word starting a parenthesized operand makes it a type name
  * (typedef names are not told apart: they are taken as expressions). */
+static const char *const type_words[] = {"shared", "strict", "relaxed", "void", "char", "short", "int",
+                                         "long", "float", "double", "signed", "unsigned", "_Bool",
+                                         "struct", "union", "enum", "const", "volatile", NULL};
+
 static int starts_type_name(const lexer_t *x, tok_t k)
 {
-    static const char *const words[] = {"shared", "strict", "relaxed", "void", "char", "short", "int",
-                                        "long", "float", "double", "signed", "unsigned", "_Bool",
-                                        "struct", "union", "enum", "const", "volatile", NULL};
-    for (int i = 0; words[i]; i++)
-        if (tok_is(x, k, words[i]))
+    for (int i = 0; type_words[i]; i++)
+        if (tok_is(x, k, type_words[i]))
+            return 1;
+    return 0;
+}
+
+static int starts_type_name_word(const char *w)
+{
+    for (int i = 0; type_words[i]; i++)
+        if (!strcmp(w, type_words[i]))
             return 1;
     return 0;
 }
@@ -204,22 +216,37 @@ static int threads_multiplied(const lexer_t *at, tok_t k)
     return 1;
 }
 
+/* A file-scope typedef of a shared type declares `name` (NULL, or a
+ * keyword when the declarator was not a plain name: nothing). */
+static void remember_shared_typedef(state_t *s, const char *name)
+{
+    if (!name || starts_type_name_word(name))
+        return;
+    s->shared_typedefs = xrealloc(s->shared_typedefs, (s->nshared_typedefs + 1) * sizeof(char *));
+    s->shared_typedefs[s->nshared_typedefs++] = xstrdup(name);
+}
+
 /* After a file-scope `shared` qualifier run: find THREADS in the array
  * dimensions of each declarator up to the ';' (lookahead only; the main
  * loop writes the remembered tokens as 1). */
 static void scan_threads_dims(state_t *s)
 {
     lexer_t x = s->x;
-    int parens = 0, braces = 0, dim = -1, in_dim = 0, after_init = 0;
+    int parens = 0, braces = 0, dim = -1, in_dim = 0, after_init = 0, after_paren = 0;
     char *name = NULL;
     tok_t k;
     while ((k = lex(&x)).kind != TOK_END) {
         if (k.kind == TOK_SPACE)
             continue;
-        if (tok_is(&x, k, ";") && parens == 0 && braces == 0) {
-            s->scanned_to = k.end;
+        if ((tok_is(&x, k, ";") || (tok_is(&x, k, "{") && after_paren)) && parens == 0 && braces == 0) {
+            s->scanned_to = k.end; /* the end of the declaration, or a function's body */
+            if (s->in_typedef && tok_is(&x, k, ";"))
+                remember_shared_typedef(s, name);
             break;
         }
+        after_paren = tok_is(&x, k, ")") && parens == 1 && !in_dim;
+        if ((tok_is(&x, k, ";") || tok_is(&x, k, ",")) && parens == 0 && braces == 0 && s->in_typedef)
+            remember_shared_typedef(s, name); /* the name this typedef declares */
         /* parentheses inside a dimension, `[(4 * THREADS)]`, do not hide it */
         if (tok_is(&x, k, "(") && !in_dim) parens++;
         if (tok_is(&x, k, ")") && !in_dim) parens--;
@@ -416,11 +443,28 @@ static void type_operand(state_t *s, int only_shared)
     s->type_operand = ++s->parens;
 }
 
+/* Whether the identifier at k names a file-scope typedef of a shared type. */
+static int shared_typedef(const state_t *s, tok_t k)
+{
+    for (size_t i = 0; i < s->nshared_typedefs; i++)
+        if (tok_is(&s->x, k, s->shared_typedefs[i]))
+            return 1;
+    return 0;
+}
+
 static void identifier(state_t *s, tok_t k)
 {
     lexer_t *x = &s->x;
+    if (s->depth == 0 && s->parens == 0 && tok_is(x, k, "typedef"))
+        s->in_typedef = 1;
     if (tok_is(x, k, "shared") || tok_is(x, k, "strict") || tok_is(x, k, "relaxed"))
         qualifier_run(s, k);
+    else if (s->depth == 0 && s->parens == 0 && !s->p->static_threads && x->pos >= s->scanned_to &&
+             shared_typedef(s, k)) {
+        /* `blk_t A[2 * THREADS];` with typedef shared [2] int blk_t */
+        copy(s, k.start, k.end);
+        scan_threads_dims(s);
+    }
     else if (tok_is(x, k, "upc_forall")) {
         sb_puts(&s->out, "for");
         s->forall = 1;
@@ -448,6 +492,8 @@ static void identifier(state_t *s, tok_t k)
 static void punctuation(state_t *s, tok_t k)
 {
     lexer_t *x = &s->x;
+    if (tok_is(x, k, ";") && s->depth == 0 && s->parens == 0)
+        s->in_typedef = 0;
     if (tok_is(x, k, "{") && s->depth < 255) {
         s->depth++;
         s->strict[s->depth] = s->strict[s->depth - 1];
@@ -510,6 +556,9 @@ char *prelex_run(prelex_t *p, const char *text, size_t len, const regions_t *r)
             copy(&s, k.start, k.end);
     }
     free(s.threads_at);
+    for (size_t i = 0; i < s.nshared_typedefs; i++)
+        free(s.shared_typedefs[i]);
+    free(s.shared_typedefs);
     return sb_take(&s.out);
 }
 

@@ -219,7 +219,11 @@ static char *spell_decl(rewriter_t *w, CXType t, const char *inner)
         free(in);
         return s;
     }
-    CXString name = clang_getTypeSpelling(clang_getUnqualifiedType(t));
+    /* a typedef keeps its name: the typedef itself is output without UPC's
+     * qualifiers, and the name is all an unnamed structure has */
+    CXType named = t.kind == CXType_Elaborated ? clang_Type_getNamedType(t) : t;
+    CXString name = named.kind == CXType_Typedef ? clang_getTypedefName(named)
+                                                 : clang_getTypeSpelling(clang_getUnqualifiedType(t));
     char *tag = tag_name(w, t);
     char *s = xasprintf("%s%s%s%s%s", clang_isConstQualifiedType(t) ? "const " : "",
                         clang_isVolatileQualifiedType(t) ? "volatile " : "",
@@ -1114,6 +1118,47 @@ static char *c_allocation(rewriter_t *w, CXCursor c)
     return sb_take(&out);
 }
 
+/* A null pointer constant given to a UPC library function for a
+ * pointer-to-shared parameter (upc_free(NULL), upc_threadof(NULL)): the
+ * prelude declares those functions without prototypes, so nothing
+ * converted it; it becomes the null pointer-to-shared.  NULL otherwise. */
+static char *library_null_arguments(rewriter_t *w, CXCursor c)
+{
+    static const struct { const char *name; unsigned shared_args; } fns[] = {
+        {"upc_threadof", 1}, {"upc_phaseof", 1}, {"upc_addrfield", 1}, {"upc_resetphase", 1},
+        {"upc_free", 1}, {"upc_all_free", 1}, {"upc_lock_free", 1}, {"upc_all_lock_free", 1},
+        {"upc_lock", 1}, {"upc_lock_attempt", 1}, {"upc_unlock", 1}, {"upc_memcpy", 3},
+        {"upc_memget", 2}, {"upc_memput", 1}, {"upc_memset", 1}, {"upc_all_atomicdomain_free", 1},
+        {"upc_castable", 1}, {"upc_cast", 1}, {NULL, 0}};
+    CXCursor callee = clang_getCursorReferenced(c);
+    if (clang_getCursorKind(callee) != CXCursor_FunctionDecl || translated(w, callee))
+        return NULL; /* only the prelude's declarations */
+    CXString name = clang_getCursorSpelling(callee);
+    unsigned mask = 0;
+    for (int i = 0; fns[i].name; i++)
+        if (!strcmp(clang_getCString(name), fns[i].name))
+            mask = fns[i].shared_args;
+    int n = clang_Cursor_getNumArguments(c), any = 0;
+    for (int i = 0; i < n && i < 8; i++)
+        any |= (mask >> i & 1) && is_null_constant(w, clang_Cursor_getArgument(c, (unsigned)i));
+    if (!any) {
+        clang_disposeString(name);
+        return NULL;
+    }
+    strbuf_t out;
+    sb_init(&out);
+    sb_printf(&out, "%s(", clang_getCString(name));
+    for (int i = 0; i < n; i++) {
+        CXCursor a = clang_Cursor_getArgument(c, (unsigned)i);
+        char *g = (mask >> i & 1) && is_null_constant(w, a) ? xstrdup("MUPC_NULL_PTR") : gen(w, a);
+        sb_printf(&out, "%s%s", i ? ", " : "", g);
+        free(g);
+    }
+    sb_puts(&out, ")");
+    clang_disposeString(name);
+    return sb_take(&out);
+}
+
 static void walk(rewriter_t *w, CXCursor c);
 
 /* A GNU statement expression ({ ... }) (glibc's assert is one): its
@@ -1163,10 +1208,14 @@ static char *gen(rewriter_t *w, CXCursor c)
         return cast(w, c);
     case CXCursor_UnaryExpr:
         return size_of(w, c);
-    case CXCursor_CallExpr:
+    case CXCursor_CallExpr: {
+        char *s = library_null_arguments(w, c);
+        if (s)
+            return s;
         if (w->gasp)
             return c_allocation(w, c);
         break;
+    }
     case CXCursor_StmtExpr:
         return statement_expression(w, c);
     case CXCursor_ConditionalOperator: {
@@ -1227,6 +1276,25 @@ static int is_tag_definition(CXCursor c)
            clang_isCursorDefinition(c);
 }
 
+/* An unnamed struct, union or enum definition gets a name, which the
+ * translation uses wherever it must spell the type (see tag_name): clang
+ * does not always keep the typedef that names it on a shared object. */
+static void name_unnamed_tag(rewriter_t *w, CXCursor tag)
+{
+    CXString name = clang_getCursorSpelling(tag);
+    const char *n = clang_getCString(name);
+    if (clang_Cursor_isAnonymous(tag) || strstr(n, "(unnamed") || strstr(n, "(anonymous") || !*n) {
+        size_t ts, te, kw;
+        extent(tag, &ts, &te);
+        for (kw = ts; kw < te && (isalnum((unsigned char)w->text[kw]) || w->text[kw] == '_'); kw++)
+            ; /* past struct / union / enum */
+        w->named_tags = xrealloc(w->named_tags, (w->nnamed_tags + 1) * sizeof *w->named_tags);
+        w->named_tags[w->nnamed_tags++] = ts;
+        edits_add(&w->edits, kw, kw, xasprintf(" __mupc_tag_%zu", ts));
+    }
+    clang_disposeString(name);
+}
+
 /* A declaration [s, end) of variables that also defines a struct, union or
  * enum (`shared struct pt { int x, y; } p;`): C needs that definition, so
  * it stays, as a declaration of its own (an unnamed one gets a name), and
@@ -1240,17 +1308,7 @@ static size_t keep_tag_definition(rewriter_t *w, CXCursor tag, size_t s, size_t 
     if (!is_tag_definition(tag) || ts < s || te > end)
         return s;
     edits_add(&w->edits, s, ts, xstrdup(""));
-    CXString name = clang_getCursorSpelling(tag);
-    if (clang_Cursor_isAnonymous(tag) || strstr(clang_getCString(name), "(unnamed") ||
-        strstr(clang_getCString(name), "(anonymous") || !*clang_getCString(name)) {
-        size_t kw = ts;
-        while (kw < te && (isalnum((unsigned char)w->text[kw]) || w->text[kw] == '_'))
-            kw++; /* past struct / union / enum */
-        w->named_tags = xrealloc(w->named_tags, (w->nnamed_tags + 1) * sizeof *w->named_tags);
-        w->named_tags[w->nnamed_tags++] = ts;
-        edits_add(&w->edits, kw, kw, xasprintf(" __mupc_tag_%zu", ts));
-    }
-    clang_disposeString(name);
+    name_unnamed_tag(w, tag);
     return te;
 }
 
@@ -1803,6 +1861,10 @@ int rewrite_translation_unit(rewriter_t *w)
             break;
         case CXCursor_StructDecl:
         case CXCursor_UnionDecl:
+            if (is_tag_definition(c) && i + 1 < top.n &&
+                clang_getCursorKind(top.v[i + 1]) == CXCursor_TypedefDecl &&
+                is_shared(w, clang_getTypedefDeclUnderlyingType(top.v[i + 1])))
+                name_unnamed_tag(w, c); /* typedef shared struct { ... } T; */
             record_fields(w, c);
             break;
         case CXCursor_EnumDecl:

@@ -79,6 +79,19 @@ START_TEST(threads_dimension_rules)
     out = run("shared int s[4*mupc_threads];\n", 8); /* -T 8: dimensions are constants */
     ck_assert_int_eq(prelex_threads_dim(&p, "s"), -1);
     free(out);
+    /* in parentheses (a macro's), and through a typedef of a shared type;
+     * a function's body after its declarator is not part of its name's
+     * declaration, and a private array through a private typedef is left */
+    out = run("shared int a[(4*mupc_threads)];\ntypedef shared [2] int blk_t, *blkp_t;\n"
+              "blk_t b[2*mupc_threads];\nshared int *f(void) { return 0; }\nblkp_t c;\n"
+              "typedef int priv_t;\npriv_t d[mupc_threads];\n", 0);
+    ck_assert_int_eq(prelex_threads_dim(&p, "a"), 0);
+    ck_assert_int_eq(prelex_threads_dim(&p, "b"), 0);
+    ck_assert_int_eq(prelex_threads_dim(&p, "d"), -1);
+    ck_assert_int_eq(p.nerrors, 0);
+    ck_assert_ptr_nonnull(strstr(out, "b[2*1]"));
+    ck_assert_ptr_nonnull(strstr(out, "d[mupc_threads]"));
+    free(out);
 }
 END_TEST
 

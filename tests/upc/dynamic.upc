@@ -87,6 +87,9 @@ int main(void)
     if (MYTHREAD == THREADS - 1)
         upc_free(gp);
     upc_free((shared void *)0);  /* freeing the null pointer-to-shared has no effect */
+    upc_free(NULL);              /* so does NULL, converted to a pointer-to-shared */
+    CHECK(upc_threadof(NULL) == 0 && upc_phaseof(NULL) == 0 && upc_addrfield(NULL) == 0,
+          "upc_threadof/phaseof/addrfield(NULL) are 0");
     upc_barrier;   /* tmp read on every thread before it is freed */
     upc_all_free(tmp);
 

@@ -3,7 +3,8 @@
  * type qualifier; C99 §6.7.2.3 declares the tag in the enclosing scope):
  * named and unnamed structures, several declarators, a blocked union array,
  * an enumeration whose constants are used after it, a private
- * pointer-to-shared to a self-referencing structure, a function returning a
+ * pointer-to-shared to a self-referencing structure, a typedef of an unnamed
+ * shared structure, a function returning a
  * pointer-to-shared to a structure it defines, and the same at block scope.
  * Each defined type is usable afterwards as an ordinary C type. */
 #include <upc.h>
@@ -25,6 +26,8 @@ static shared struct { double weight; shared int *owner; } slots[THREADS];
 shared struct node { int value; shared struct node *next; } *list_head;
 shared struct node nodes[THREADS];
 shared int owners[THREADS];
+typedef shared struct { int a; double b; } spair_t; /* an unnamed shared type through a typedef */
+spair_t pairs[THREADS];
 shared int errs[THREADS];
 
 shared struct result { int code; } *no_result(void) { return NULL; }
@@ -44,6 +47,7 @@ int main(void)
     words[MYTHREAD].f = 2.5f;
     slots[MYTHREAD].weight = 0.5 * MYTHREAD;
     slots[MYTHREAD].owner = &owners[MYTHREAD];
+    pairs[MYTHREAD].b = 1.5 * MYTHREAD;
     nodes[MYTHREAD].value = 10 * MYTHREAD;
     nodes[MYTHREAD].next = next ? &nodes[next] : NULL;
     upc_barrier;
@@ -57,6 +61,8 @@ int main(void)
     for (shared struct node *n = list_head; n && seen <= THREADS; n = n->next, seen++)
         sum += n->value;
     CHECK(seen == THREADS && sum == 10 * THREADS * (THREADS - 1) / 2, "the list through list_head");
+    CHECK(pairs[next].b == 1.5 * next && upc_threadof(&pairs[next]) == (size_t)next,
+          "typedef shared struct { ... } spair_t; spair_t pairs[THREADS]");
     CHECK(no_result() == NULL, "a function returning shared struct result { ... } *");
     CHECK(pair == NULL && lp.a == 3 && lp.b == 4 && sizeof(struct local_pair) == 2 * sizeof(short),
           "a block-scope pointer-to-shared defining its structure");

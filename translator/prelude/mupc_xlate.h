@@ -104,7 +104,7 @@ upc_atomicdomain_t *upc_all_atomicdomain_alloc(upc_type_t type, upc_op_t ops, in
 void upc_all_atomicdomain_free();
 void upc_atomic_strict();
 void upc_atomic_relaxed();
-int upc_atomic_isfast(upc_type_t type, upc_op_t ops, void *addr);
+int upc_atomic_isfast(upc_type_t type, upc_op_t ops, __MUPC_SHARED void *addr);
 
 void upc_all_broadcast();
 void upc_all_scatter();
