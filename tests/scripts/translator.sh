@@ -130,6 +130,30 @@ else
 fi
 run 2 60 "$tmp/blockconv"
 expect_status "the converted pointer has phase 0" 0
+# A UPC program may include <mupc.h> for libmupc's own extensions (cache
+# counters, segment size).
+cat > "$tmp/ext.upc" <<'UPC'
+#include <upc.h>
+#include <mupc.h>
+#include <stdio.h>
+shared double x[THREADS];
+int main(void)
+{
+    mupc_cache_stats_t s;
+    mupc_cache_stats_reset();
+    x[MYTHREAD] = 1;
+    upc_barrier;
+    double v = x[(MYTHREAD + 1) % THREADS];
+    int on = mupc_cache_stats(&s);
+    printf("ext %d %g %d %llu %d\n", MYTHREAD, v, on, s.misses, mupc_segment_size() > 0);
+    return 0;
+}
+UPC
+"$mupcc" -o "$tmp/ext" "$tmp/ext.upc" > "$out" 2>&1
+rc=$?
+expect_status "a UPC program including <mupc.h> compiles" 0
+MUPC_CACHE=on run 2 60 "$tmp/ext"
+expect_output "and reads its cache counters" "^ext 0 1 1 1 1$"
 # Static THREADS: mupcc -T 2 makes THREADS the constant 2, and the runtime
 # refuses a job of another size.
 "$mupcc" -T 2 -o "$tmp/cyclic2" "$dir/cyclic_array.upc" > "$out" 2>&1
