@@ -1799,6 +1799,21 @@ static void function_events(rewriter_t *w, CXCursor f, CXCursor body)
     clang_disposeString(name);
 }
 
+/* Reaching the } that ends main returns 0 (C99 §5.1.2.2.3), but the
+ * runtime calls the program's main under another name, which would lose
+ * that: say it explicitly. */
+static void main_returns_zero(rewriter_t *w, CXCursor f, CXCursor body)
+{
+    CXString name = clang_getCursorSpelling(f);
+    int is_main = !strcmp(clang_getCString(name), "main") &&
+                  canon(clang_getResultType(clang_getCursorType(f))).kind == CXType_Int;
+    clang_disposeString(name);
+    size_t s, e;
+    extent(body, &s, &e);
+    if (is_main && e > s && w->text[e - 1] == '}')
+        edits_add(&w->edits, e - 1, e - 1, xstrdup(" return 0; "));
+}
+
 /* The block sizes, evaluated by clang: main.c appends an enum constant
  * __mupc_block_K = (B) for every numbered layout K. */
 static void check_block_sizes(rewriter_t *w, CXCursor e)
@@ -1852,6 +1867,7 @@ int rewrite_translation_unit(rewriter_t *w)
                     if (w->gasp)
                         function_events(w, c, ks.v[k]);
                     walk(w, ks.v[k]);
+                    main_returns_zero(w, c, ks.v[k]);
                 }
             free(ks.v);
             break;

@@ -154,6 +154,21 @@ rc=$?
 expect_status "a UPC program including <mupc.h> compiles" 0
 MUPC_CACHE=on run 2 60 "$tmp/ext"
 expect_output "and reads its cache counters" "^ext 0 1 1 1 1$"
+# Reaching the end of main returns 0 (C99 §5.1.2.2.3), also in a UPC program
+# whose last call left something else in the return register.
+cat > "$tmp/noreturn.upc" <<'UPC'
+#include <upc.h>
+#include <stdio.h>
+int main(void)
+{
+    printf("thread %d says hello\n", MYTHREAD);
+}
+UPC
+"$mupcc" -o "$tmp/noreturn" "$tmp/noreturn.upc" > "$out" 2>&1
+rc=$?
+expect_status "noreturn.upc compiles" 0
+run 2 60 "$tmp/noreturn"
+expect_status "a main without return exits 0" 0
 # Static THREADS: mupcc -T 2 makes THREADS the constant 2, and the runtime
 # refuses a job of another size.
 "$mupcc" -T 2 -o "$tmp/cyclic2" "$dir/cyclic_array.upc" > "$out" 2>&1
