@@ -11,13 +11,16 @@
  * (about a second with 4 threads on 2 cores, where a remote atomic costs
  * a few hundred microseconds).
  *
- * By default updates are atomic and every bin must match exactly.  --racy
- * runs the report's kernel, `table[loc]++` as a relaxed get and put, which loses updates when threads collide (and, with the cache
+ * By default an update is a UPC atomic add (<upc_atomic.h>) and every bin
+ * must match exactly.  --racy runs the report's kernel, `table[loc]++` as
+ * a relaxed get and put, which loses updates when threads collide (and, with the cache
  * on, whenever a thread increments a stale cached copy); see check_racy for
  * what still holds.  Time is thread 0's, barrier to barrier, so it covers
  * the slowest thread.
  */
 #include <upc.h>
+#include <upc_atomic.h>
+#include <mupc.h> /* libmupc's mupc_segment_size */
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -25,11 +28,6 @@
 #include <time.h>
 
 #define MAX_SIZE (1UL << 28)
-
-/* libmupc's size of every thread's shared segment (segment_size).
- * translator: <mupc.h> cannot be included in UPC source
- * (/tmp/ext/repro/ex_1.upc), so its declaration is repeated here. */
-size_t mupc_segment_size(void);
 
 static double now(void)
 {
@@ -68,22 +66,12 @@ static size_t bins_of(int t, size_t size)
     return (size_t)t < size ? (size - (size_t)t + THREADS - 1) / THREADS : 0;
 }
 
-/* Each thread's lock, hosted by that thread: it guards the bins with
- * affinity to it.
- * translator: this is an atomic add of <upc_atomic.h>,
- *     upc_atomic_relaxed(domain, NULL, UPC_ADD, &table[loc[k]], &one, NULL),
- * once atomic domains compile (/tmp/ext/repro/ex_2.upc); until then each
- * update holds the lock of the bin's owner. */
-upc_lock_t *shared bin_lock[THREADS];
-
-static void update_atomic(upc_lock_t **locks, shared int *table, const size_t *loc, size_t count)
+static void update_atomic(upc_atomicdomain_t *domain, shared int *table, const size_t *loc,
+                          size_t count)
 {
-    for (size_t k = 0; k < count; k++) {
-        upc_lock_t *lock = locks[loc[k] % THREADS];
-        upc_lock(lock);
-        table[loc[k]]++;
-        upc_unlock(lock);
-    }
+    const int one = 1;
+    for (size_t k = 0; k < count; k++)
+        upc_atomic_relaxed(domain, NULL, UPC_ADD, &table[loc[k]], &one, NULL);
 }
 
 /* The report's kernel: table[loc]++ with relaxed accesses. */
@@ -218,27 +206,23 @@ int main(int argc, char **argv)
     long i;
     upc_forall (i = 0; i < size; i++; &table[i])
         table[i] = 0;
-    bin_lock[MYTHREAD] = upc_global_lock_alloc();
+    upc_atomicdomain_t *domain = upc_all_atomicdomain_alloc(UPC_INT, UPC_ADD, 0);
     size_t *loc = locations(MYTHREAD, count, (size_t)size);
     upc_barrier;
-    upc_lock_t **locks = malloc(THREADS * sizeof *locks);
-    for (int t = 0; t < THREADS; t++)
-        locks[t] = bin_lock[t];
 
     double t0 = now();
     if (racy)
         update_racy(table, loc, count);
     else
-        update_atomic(locks, table, loc, count);
+        update_atomic(domain, table, loc, count);
     upc_barrier; /* every update applied */
     double elapsed = now() - t0;
 
     if (MYTHREAD == 0)
         report(table, (size_t)size, count, (int)percent, racy, elapsed);
     free(loc);
-    free(locks);
     upc_barrier;
-    upc_lock_free(bin_lock[MYTHREAD]);
+    upc_all_atomicdomain_free(domain);
     upc_all_free(table);
     return 0;
 }

@@ -27,20 +27,11 @@
  * `matmul.seconds`, `matmul.miss_rate_pct` (bench/table51 reads them).
  */
 #include <upc.h>
+#include <mupc.h> /* libmupc's cache counters */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
-
-/* libmupc's remote reference cache: this thread's misses and accesses
- * since the last reset (returns 0 when the cache is off), the reset, and
- * the cache's line size and sets (0 when off).
- * translator: these wrap mupc_cache_stats, mupc_cache_stats_reset and
- * mupc_cache_geometry, in examples/cache_counters.c, because <mupc.h>
- * cannot be included in UPC source (/tmp/ext/repro/ex_1.upc). */
-int cache_counters(unsigned long long *misses, unsigned long long *accesses);
-void cache_counters_reset(void);
-int cache_shape(size_t *line_size, size_t *sets);
 
 static size_t n;                  /* the matrices are n x n */
 static shared [] double **A, **C; /* A[i], C[i]: row i */
@@ -149,10 +140,10 @@ static int check(void)
 /* Every thread's cache misses and accesses during the kernel, summed. */
 static double miss_rate_pct(int *cache_on)
 {
-    unsigned long long my_misses, my_accesses;
-    *cache_on = cache_counters(&my_misses, &my_accesses);
-    misses[MYTHREAD] = my_misses;
-    accesses[MYTHREAD] = my_accesses;
+    mupc_cache_stats_t s;
+    *cache_on = mupc_cache_stats(&s);
+    misses[MYTHREAD] = s.misses;
+    accesses[MYTHREAD] = s.hits + s.misses;
     upc_barrier;
     unsigned long long miss = 0, all = 0;
     for (int t = 0; MYTHREAD == 0 && t < THREADS; t++) {
@@ -184,7 +175,7 @@ int main(int argc, char **argv)
         return usage("N must be between 1 and 4000 and a multiple of THREADS", NULL);
     allocate(block_striped);
     upc_barrier;
-    cache_counters_reset();
+    mupc_cache_stats_reset();
     double t0 = now();
     if (temporal_loop)
         temporal();
@@ -196,11 +187,11 @@ int main(int argc, char **argv)
     double rate = miss_rate_pct(&cache_on);
     if (MYTHREAD == 0) {
         int ok = check();
-        size_t line_size, sets;
+        mupc_cache_geometry_t g;
         char cache[96] = "cache off";
-        if (cache_shape(&line_size, &sets))
+        if (mupc_cache_geometry(&g))
             snprintf(cache, sizeof cache, "cache %zu-byte lines x %zu sets: miss rate %.2f%%",
-                     line_size, sets, rate);
+                     g.line_size, g.sets, rate);
         printf("matmul: %s loop, %s striped, %zux%zu, %d UPC threads: %.3f s, %s, check %s\n",
                temporal_loop ? "temporal" : "naive", block_striped ? "block" : "cyclic", n, n,
                THREADS, seconds, cache, ok ? "OK" : "FAILED");

@@ -17,6 +17,7 @@
  * N defaults to 512.
  */
 #include <upc.h>
+#include <mupc.h> /* libmupc's mupc_segment_size */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -25,11 +26,6 @@
 
 #define MAX_N 16384
 #define MAX_LISTED 8 /* threads whose remote reads are listed one by one */
-
-/* libmupc's size of every thread's shared segment (segment_size).
- * translator: <mupc.h> cannot be included in UPC source
- * (/tmp/ext/repro/ex_1.upc), so its declaration is repeated here. */
-size_t mupc_segment_size(void);
 
 static size_t n;                 /* N: pixels per side */
 static size_t rows;              /* rows per thread, ceil(N / THREADS) */
