@@ -391,10 +391,7 @@ static const char prologue[] =
     "  base.thread = (uint32_t)(blk - row * (size_t)mupc_threads);\n"
     "  base.addr += (row * block + phase) * elem; base.phase = (uint32_t)phase; return base; }\n"
     "static inline mupc_ptr_t __mupc_member(mupc_ptr_t p, size_t offset)\n"
-    "{ p.addr += offset; p.phase = 0; return p; }\n"
-    "static inline size_t __mupc_localsize(size_t n, size_t block, size_t elem)\n"
-    "{ if (!block) return n * elem; size_t blocks = (n + block - 1) / block;\n"
-    "  return (blocks + (size_t)mupc_threads - 1) / (size_t)mupc_threads * block * elem; }\n";
+    "{ p.addr += offset; p.phase = 0; return p; }\n";
 
 /* Remove the address-space attributes the prelexer wrote (what is left of
  * them qualifies types whose objects were rewritten, e.g. typedefs). */

@@ -1023,6 +1023,35 @@ static char *total_elements(rewriter_t *w, CXCursor operand, CXType t)
     return leaf_count(t, scaled);
 }
 
+/* upc_localsizeof: an integer constant (UPC 1.3 §6.4.1.1), the most bytes
+ * any thread holds, ceil(ceil(n / B) / THREADS) blocks.  With THREADS in a
+ * dimension, n = c * THREADS and that is ceil(c / B) blocks whatever
+ * THREADS is; otherwise in the dynamic environment the object is a scalar
+ * (one block) or has an indefinite block size (all on one thread). */
+static char *local_size(rewriter_t *w, CXCursor operand, CXType t, const char *block, const char *leaf)
+{
+    CXCursor decl;
+    int depth = 0, scaled = 0;
+    if (subscript_root(w, operand, &decl, &depth)) {
+        CXString name = clang_getCursorSpelling(decl);
+        scaled = prelex_threads_dim(w->prelex, clang_getCString(name)) >= depth;
+        clang_disposeString(name);
+    }
+    char *n = leaf_count(t, 0), *s;
+    int threads = w->prelex->static_threads;
+    if (!strcmp(block, "0"))
+        s = xasprintf("((size_t)%s * sizeof(%s))", n, leaf);
+    else if (scaled)
+        s = xasprintf("((size_t)((%s + %s - 1) / %s) * %s * sizeof(%s))", n, block, block, block, leaf);
+    else if (threads)
+        s = xasprintf("((size_t)(((%s + %s - 1) / %s + %d - 1) / %d) * %s * sizeof(%s))", n, block, block,
+                      threads, threads, block, leaf);
+    else
+        s = xasprintf("((size_t)%s * sizeof(%s))", block, leaf);
+    free(n);
+    return s;
+}
+
 static char *shared_sizeof(rewriter_t *w, CXCursor c, CXCursor operand, int kind)
 {
     CXType t = clang_getCursorType(operand);
@@ -1040,7 +1069,7 @@ static char *shared_sizeof(rewriter_t *w, CXCursor c, CXCursor operand, int kind
                                               member_derived(w, operand) ? "0" : block);
         break;
     case SIZEOF_LOCAL:
-        s = xasprintf("__mupc_localsize((size_t)%s, (size_t)%s, sizeof(%s))", total, block, leaf);
+        s = local_size(w, operand, t, block, leaf);
         break;
     default:
         s = xasprintf("((size_t)%s * sizeof(%s))", total, leaf);
@@ -1763,11 +1792,12 @@ static int variables(rewriter_t *w, kids_t *top, int i)
         CXType t = clang_getCursorType(top->v[k]);
         rewrite |= is_shared(w, t) || contains_pts(w, t);
     }
-    if (!rewrite) {
+    if (!rewrite) { /* private: its array sizes and initializer may still name shared objects */
         for (int k = i; k < j; k++) {
-            CXCursor init = initializer(top->v[k]);
-            if (!clang_Cursor_isNull(init))
-                queue_expr(w, init, 0);
+            kids_t ks = children(top->v[k], 1);
+            for (int x = 0; x < ks.n; x++)
+                queue_expr(w, ks.v[x], 0);
+            free(ks.v);
         }
         return j;
     }

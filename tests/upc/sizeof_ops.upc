@@ -29,6 +29,9 @@ shared int errs[THREADS];
 
 /* upc_blocksizeof and upc_elemsizeof give integer constants */
 enum { BS_B = upc_blocksizeof(b), BS_D = upc_blocksizeof(d), ES_B = upc_elemsizeof(b) };
+/* upc_localsizeof too, even of a THREADS-sized array (§6.4.1.1) */
+static char local_copy[upc_localsizeof(a)];
+enum { LS_A = upc_localsizeof(a), LS_S = upc_localsizeof(s) };
 
 static int calls;
 static int f(void) { return ++calls; }
@@ -56,6 +59,8 @@ int main(void)
     CHECK(upc_elemsizeof(shared double) == sizeof(double), "upc_elemsizeof(type-name)");
 
     CHECK(upc_localsizeof(a) >= 10 * sizeof(int), "upc_localsizeof(a) >= 10 ints");
+    CHECK(LS_A == upc_localsizeof(a) && sizeof local_copy == upc_localsizeof(a) && LS_S >= sizeof(int),
+          "upc_localsizeof is an integer constant");
     CHECK(upc_localsizeof(b) >= 4 * sizeof(double), "upc_localsizeof(b) >= 4 doubles");
     CHECK(upc_localsizeof(c) >= 8 * sizeof(int), "upc_localsizeof(c) >= 8 ints");
     CHECK(upc_localsizeof(d) >= 16 * sizeof(long), "upc_localsizeof(d) >= 16 longs");
