@@ -831,6 +831,10 @@ static char *binary(rewriter_t *w, CXCursor c)
                           !strcmp(a, "MUPC_NULL_PTR") ? b : a);
         } else if (op == CXBinaryOperator_EQ || op == CXBinaryOperator_NE) {
             s = xasprintf("(%smupc_ptr_equal(%s, %s))", op == CXBinaryOperator_NE ? "!" : "", a, b);
+        } else if (op >= CXBinaryOperator_LT && op <= CXBinaryOperator_GE &&
+                   canon(clang_getPointeeType(canon(lt))).kind == CXType_Void) {
+            report(w, at, "relational operators do not apply to shared void * (UPC 1.3 §6.4.2: the "
+                          "pointed-to type must be complete); cast both to a pointer to the data's type");
         } else if (op >= CXBinaryOperator_LT && op <= CXBinaryOperator_GE) {
             static const char *rel[] = {"<", ">", "<=", ">="};
             CXType pointee = clang_getPointeeType(canon(lt));
@@ -1664,12 +1668,15 @@ static char *shared_object_text(rewriter_t *w, CXCursor d)
                    "with -T N or give a block size", name);
         if (l && l->kind == BLOCK_STAR && !*l->block) {
             free(l->block);
-            if (per_thread)
-                l->block = xasprintf("%lld", n);
-            else if (w->prelex->static_threads)
-                l->block = xasprintf("%lld", (n + w->prelex->static_threads - 1) / w->prelex->static_threads);
-            else
-                l->block = xstrdup("1");
+            long long b = per_thread ? n
+                          : w->prelex->static_threads
+                              ? (n + w->prelex->static_threads - 1) / w->prelex->static_threads
+                              : 1;
+            l->block = xasprintf("%lld", b);
+            if ((unsigned long long)b > UPC_MAX_BLOCK)
+                report(w, at, "shared [*] gives '%s' a block size of %lld, above UPC_MAX_BLOCK_SIZE "
+                       "(%llu) (UPC 1.3 §6.5.1.1); give a block size or make the array smaller",
+                       name, b, UPC_MAX_BLOCK);
         }
         char *leaf = spell(w, leaf_type(t));
         char *block = block_text(w, t, at);
