@@ -390,6 +390,11 @@ static const char prologue[] =
     "  size_t blk = (size_t)i / block, phase = (size_t)i % block, row = __mupc_div_threads(blk);\n"
     "  base.thread = (uint32_t)(blk - row * (size_t)mupc_threads);\n"
     "  base.addr += (row * block + phase) * elem; base.phase = (uint32_t)phase; return base; }\n"
+    "/* element X * THREADS + MYTHREAD of a cyclic array: this thread's X-th */\n"
+    "static inline __attribute__((always_inline)) mupc_ptr_t\n"
+    "__mupc_index_own(mupc_ptr_t base, ptrdiff_t x, size_t elem)\n"
+    "{ if (x < 0) return mupc_ptr_add(base, x * mupc_threads + mupc_mythread, elem, 1);\n"
+    "  base.addr += (size_t)x * elem; base.thread = (uint32_t)mupc_mythread; base.phase = 0; return base; }\n"
     "static inline mupc_ptr_t __mupc_member(mupc_ptr_t p, size_t offset)\n"
     "{ p.addr += offset; p.phase = 0; return p; }\n";
 

@@ -480,11 +480,72 @@ static char *rooted_index(rewriter_t *w, CXCursor c, CXCursor *root, int *depth)
     return s;
 }
 
+/* Whether c (through wrappers) names the variable `name` (the prelude's
+ * mupc_threads / mupc_mythread: THREADS and MYTHREAD). */
+static int names_variable(CXCursor c, const char *name)
+{
+    c = strip(c);
+    if (clang_getCursorKind(c) != CXCursor_DeclRefExpr)
+        return 0;
+    CXString n = clang_getCursorSpelling(c);
+    int is = !strcmp(clang_getCString(n), name);
+    clang_disposeString(n);
+    return is;
+}
+
+/* The X of an index written X * THREADS + MYTHREAD (either order of each
+ * operation), the idiom for this thread's X-th element of a cyclic array,
+ * or a null cursor. */
+static CXCursor own_element_index(CXCursor index)
+{
+    CXCursor none = clang_getNullCursor(), c = strip(index);
+    if (clang_getCursorKind(c) != CXCursor_BinaryOperator ||
+        clang_getCursorBinaryOperatorKind(c) != CXBinaryOperator_Add)
+        return none;
+    kids_t ks = children(c, 1);
+    CXCursor product = none, x = none;
+    if (ks.n == 2)
+        product = names_variable(ks.v[1], "mupc_mythread") ? strip(ks.v[0])
+                  : names_variable(ks.v[0], "mupc_mythread") ? strip(ks.v[1]) : none;
+    free(ks.v);
+    if (clang_Cursor_isNull(product) || clang_getCursorKind(product) != CXCursor_BinaryOperator ||
+        clang_getCursorBinaryOperatorKind(product) != CXBinaryOperator_Mul)
+        return none;
+    ks = children(product, 1);
+    if (ks.n == 2)
+        x = names_variable(ks.v[1], "mupc_threads") ? ks.v[0]
+            : names_variable(ks.v[0], "mupc_threads") ? ks.v[1] : none;
+    free(ks.v);
+    return x;
+}
+
 static char *addr_subscript(rewriter_t *w, CXCursor c)
 {
     CXCursor root;
     int levels = 0;
     char *linear = rooted_index(w, c, &root, &levels);
+    kids_t sub = children(c, 1);
+    CXCursor own = sub.n == 2 && levels == 0 ? own_element_index(sub.v[1]) : clang_getNullCursor();
+    free(sub.v);
+    if (linear && !clang_Cursor_isNull(own)) {
+        CXType t = clang_getCursorType(root);
+        char *block = block_text(w, t, start_of(c));
+        if (strcmp(block, "(1)") != 0)
+            own = clang_getNullCursor(); /* the idiom is for cyclic arrays */
+        free(block);
+    }
+    if (linear && !clang_Cursor_isNull(own)) {
+        /* a[X * THREADS + MYTHREAD] of a cyclic array: this thread's
+         * element X, without dividing by THREADS */
+        CXType t = clang_getCursorType(root);
+        char *desc = descriptor_name(root), *leaf = spell(w, leaf_type(t)), *x = gen(w, own);
+        char *s = xasprintf("__mupc_index_own(%s.base, (ptrdiff_t)(%s), sizeof(%s))", desc, x, leaf);
+        free(desc);
+        free(leaf);
+        free(x);
+        free(linear);
+        return s;
+    }
     if (linear) { /* element of a static array: inline arithmetic from its base */
         CXType t = clang_getCursorType(root);
         char *desc = descriptor_name(root), *leaf = spell(w, leaf_type(t));

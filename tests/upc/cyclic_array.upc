@@ -71,6 +71,20 @@ int main(void)
     for (i = N * THREADS - 1; i >= 0; i--)
         CHECK(a[i] == -i, "a[i] == -i after second upc_forall");
 
+    /* this thread's k-th element, written in the idiom's four orders (mupcc
+     * addresses it without dividing by THREADS) */
+    upc_barrier;
+    for (int k = 0; k < N; k++) {
+        CHECK(&a[k * THREADS + MYTHREAD] == &a[MYTHREAD + THREADS * k] &&
+                  upc_threadof(&a[THREADS * k + MYTHREAD]) == (size_t)MYTHREAD &&
+                  upc_phaseof(&a[MYTHREAD + k * THREADS]) == 0,
+              "a[k * THREADS + MYTHREAD] is this thread's element k");
+        a[k * THREADS + MYTHREAD] = 100 * MYTHREAD + k;
+    }
+    upc_barrier;
+    for (i = 0; i < N * THREADS; i++)
+        CHECK(a[i] == 100 * (i % THREADS) + i / THREADS, "elements written through the idiom");
+
     errs[MYTHREAD] = errors;
     upc_barrier;
     total = 0;
