@@ -520,7 +520,7 @@ int main(int argc, char **argv)
             return 1;
         }
     }
-    rewriter_t w = {tu, text, len, &r, &p, {0}, 0, 0, 0, o.gasp, NULL, 0};
+    rewriter_t w = {tu, text, len, &r, &p, {0}, 0, 0, 0, o.gasp, NULL, 0, NULL, 0};
     if (rewrite_translation_unit(&w))
         return 1;
     char *rewritten = edits_apply(&w.edits, text, len);

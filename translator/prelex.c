@@ -233,6 +233,7 @@ static void scan_threads_dims(state_t *s)
 {
     lexer_t x = s->x;
     int parens = 0, braces = 0, dim = -1, in_dim = 0, after_init = 0, after_paren = 0;
+    int threads_seen = 0; /* THREADS already found in this declarator */
     char *name = NULL;
     tok_t k;
     while ((k = lex(&x)).kind != TOK_END) {
@@ -254,7 +255,7 @@ static void scan_threads_dims(state_t *s)
         if (tok_is(&x, k, "}")) braces--;
         if (parens || braces)
             continue;
-        if (tok_is(&x, k, ",")) { dim = -1; after_init = 0; free(name); name = NULL; continue; }
+        if (tok_is(&x, k, ",")) { dim = -1; after_init = 0; threads_seen = 0; free(name); name = NULL; continue; }
         if (tok_is(&x, k, "=")) after_init = 1;
         if (after_init)
             continue;
@@ -270,13 +271,15 @@ static void scan_threads_dims(state_t *s)
                 error_at(s, k.start, xasprintf("THREADS in a dimension of '%s' must stand alone or be "
                                                "multiplied by an integer constant (UPC 1.3 §6.5.2.1)",
                                                name));
-            if (prelex_threads_dim(s->p, name) >= 0)
+            if (threads_seen++)
                 error_at(s, k.start, xasprintf("THREADS appears in more than one dimension of '%s' "
                                                "(UPC 1.3 §6.5.2.1: at most one, in the dynamic "
                                                "THREADS environment)", name));
             prelex_t *p = s->p;
-            p->threads_dims = xrealloc(p->threads_dims, (p->nthreads_dims + 1) * sizeof *p->threads_dims);
-            p->threads_dims[p->nthreads_dims++] = (threads_dim_t){xstrdup(name), dim};
+            if (prelex_threads_dim(p, name) < 0) { /* once: `extern` and the definition agree */
+                p->threads_dims = xrealloc(p->threads_dims, (p->nthreads_dims + 1) * sizeof *p->threads_dims);
+                p->threads_dims[p->nthreads_dims++] = (threads_dim_t){xstrdup(name), dim};
+            }
             s->threads_at = xrealloc(s->threads_at, (s->nthreads_at + 1) * sizeof *s->threads_at);
             s->threads_at[s->nthreads_at++] = k.start;
         }

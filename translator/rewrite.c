@@ -1702,6 +1702,50 @@ static char *initializer_text(rewriter_t *w, CXCursor d, const char *desc, const
     return s;
 }
 
+/* Whether declaration d of a shared object is the one that defines its
+ * descriptor: a block-scope static always; at file scope, C allows
+ * `shared int y; shared int y = 5;` (tentative definitions, C99 §6.9.2),
+ * and the descriptor is defined once, where the initializer is, else at
+ * the first (find_definitions); the others declare it extern. */
+static int defines(rewriter_t *w, CXCursor d)
+{
+    if (clang_getCursorKind(clang_getCursorSemanticParent(d)) != CXCursor_TranslationUnit)
+        return 1;
+    for (size_t i = 0; i < w->ndefinitions; i++)
+        if (w->definitions[i] == start_of(d))
+            return 1;
+    return 0;
+}
+
+static void find_definitions(rewriter_t *w, const kids_t *top)
+{
+    for (int i = 0; i < top->n; i++) {
+        CXCursor d = top->v[i];
+        if (clang_getCursorKind(d) != CXCursor_VarDecl || !translated(w, d) ||
+            clang_Cursor_getStorageClass(d) == CX_SC_Extern || !is_shared(w, clang_getCursorType(d)))
+            continue;
+        char *name = descriptor_name(d);
+        int chosen = -1; /* among the declarations of the same object */
+        for (int j = 0; j < top->n; j++) {
+            CXCursor e = top->v[j];
+            if (clang_getCursorKind(e) != CXCursor_VarDecl || !translated(w, e) ||
+                clang_Cursor_getStorageClass(e) == CX_SC_Extern)
+                continue;
+            char *other = descriptor_name(e);
+            int same = !strcmp(name, other);
+            free(other);
+            if (same && (chosen < 0 || (clang_Cursor_isNull(initializer(top->v[chosen])) &&
+                                        !clang_Cursor_isNull(initializer(e)))))
+                chosen = j;
+        }
+        free(name);
+        if (chosen == i) {
+            w->definitions = xrealloc(w->definitions, (w->ndefinitions + 1) * sizeof *w->definitions);
+            w->definitions[w->ndefinitions++] = start_of(d);
+        }
+    }
+}
+
 /* A file-scope shared object: its descriptor and registration. */
 static char *shared_object_text(rewriter_t *w, CXCursor d)
 {
@@ -1711,7 +1755,7 @@ static char *shared_object_text(rewriter_t *w, CXCursor d)
     char *desc = descriptor_name(d);
     size_t at = start_of(d);
     char *s = NULL;
-    if (clang_Cursor_getStorageClass(d) == CX_SC_Extern) {
+    if (clang_Cursor_getStorageClass(d) == CX_SC_Extern || !defines(w, d)) {
         s = xasprintf("extern mupc_static_t %s;", desc);
     } else {
         layout_t *l = layout_of(w, t);
@@ -1771,7 +1815,21 @@ static char *declaration_text(rewriter_t *w, CXCursor d, int file_scope)
     clang_disposeString(name);
     CXCursor init = initializer(d);
     char *init_s = clang_Cursor_isNull(init) ? xstrdup("") : gen(w, init);
-    char *s = xasprintf("%s%s%s%s;", storage(d), decl, *init_s ? " = " : "", init_s);
+    char *s;
+    if (file_scope && *init_s && contains_pts(w, t)) {
+        /* `shared int *p = &a[1];`: an address constant in UPC, a run-time
+         * value here (the array's base is known at start-up), so each
+         * thread sets its copy before main, as shared initializers run */
+        CXString n = clang_getCursorSpelling(d);
+        const char *v = clang_getCString(n);
+        s = xasprintf("%s%s; static void %s__mupc_pinit(void) { __typeof__(%s) __mupc_v = %s; "
+                      "__builtin_memcpy(&%s, &__mupc_v, sizeof %s); } __attribute__((constructor)) "
+                      "static void %s__mupc_pinit_register(void) { mupc_static_init(%s__mupc_pinit); }",
+                      storage(d), decl, v, v, init_s, v, v, v, v);
+        clang_disposeString(n);
+    } else {
+        s = xasprintf("%s%s%s%s;", storage(d), decl, *init_s ? " = " : "", init_s);
+    }
     free(decl);
     free(init_s);
     return s;
@@ -1810,8 +1868,13 @@ static void record_fields(rewriter_t *w, CXCursor r)
     kids_t ks = children(r, 0);
     for (int i = 0; i < ks.n; i++) {
         enum CXCursorKind k = clang_getCursorKind(ks.v[i]);
-        if (k == CXCursor_StructDecl || k == CXCursor_UnionDecl)
+        if (k == CXCursor_StructDecl || k == CXCursor_UnionDecl) {
+            /* `struct { int b; } in;`: the translation names its type in
+             * offsetof; a C11 anonymous member must stay unnamed */
+            if (is_tag_definition(ks.v[i]) && !clang_Cursor_isAnonymousRecordDecl(ks.v[i]))
+                name_unnamed_tag(w, ks.v[i]);
             record_fields(w, ks.v[i]);
+        }
         if (k != CXCursor_FieldDecl)
             continue;
         CXType t = clang_getCursorType(ks.v[i]);
@@ -1946,6 +2009,7 @@ static void check_star_layouts(rewriter_t *w)
 int rewrite_translation_unit(rewriter_t *w)
 {
     kids_t top = children(clang_getTranslationUnitCursor(w->tu), 0);
+    find_definitions(w, &top);
     for (int i = 0; i < top.n;) {
         CXCursor c = top.v[i];
         if (!translated(w, c)) {

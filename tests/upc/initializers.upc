@@ -3,7 +3,8 @@
  * scalars of every kind, a struct, a cyclic array partly initialized (the
  * rest is zero, as in C), multidimensional arrays with THREADS in the
  * inner or the outer dimension (each row's list lands at the start of its
- * run-time row), an indefinite-block array, and a block-scope static.
+ * run-time row), an indefinite-block array, a block-scope static, and
+ * private pointers-to-shared initialized with addresses of shared data.
  * Every thread sees every value at the start of main. */
 #include <upc.h>
 #include <stdio.h>
@@ -32,6 +33,8 @@ shared int cols[4][THREADS] = {{7}, {8}, {9}, {10}};          /* column 0 on thr
 shared pair_t pairs[THREADS][2] = {{{1, 1.5}, {2, 2.5}}};
 shared [] long fixed[5] = {1, 2, 3};
 shared int errs[THREADS];
+shared int *second = &table[1];           /* a private pointer-to-shared: an address constant */
+shared int *pick[2] = {&table[2], NULL};
 
 static int bump(void)
 {
@@ -64,6 +67,9 @@ int main(void)
     for (int i = 0; i < 5; i++)
         CHECK(fixed[i] == (i < 3 ? i + 1 : 0), "shared [] long fixed[5] = {1, 2, 3}");
     CHECK(bump() == 3, "static shared int inner = 3 in a function");
+    CHECK(second == &table[1] && *second == 11 && upc_threadof(second) == 1 % THREADS,
+          "shared int *second = &table[1] at file scope");
+    CHECK(pick[0] == &table[2] && pick[1] == NULL, "an array of pointers-to-shared initialized");
     upc_barrier;
     if (MYTHREAD == 0)
         counter = 0; /* initial values are ordinary shared data afterwards */

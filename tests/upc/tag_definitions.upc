@@ -4,6 +4,7 @@
  * named and unnamed structures, several declarators, a blocked union array,
  * an enumeration whose constants are used after it, a private
  * pointer-to-shared to a self-referencing structure, a typedef of an unnamed
+ * shared structure, members of unnamed types and a C11 anonymous union in a
  * shared structure, a function returning a
  * pointer-to-shared to a structure it defines, and the same at block scope.
  * Each defined type is usable afterwards as an ordinary C type. */
@@ -27,6 +28,8 @@ shared struct node { int value; shared struct node *next; } *list_head;
 shared struct node nodes[THREADS];
 shared int owners[THREADS];
 typedef shared struct { int a; double b; } spair_t; /* an unnamed shared type through a typedef */
+struct outer { struct { int a, b; } in; union { int u; float f; }; }; /* unnamed member types */
+shared struct outer outers[THREADS];
 spair_t pairs[THREADS];
 shared int errs[THREADS];
 
@@ -48,6 +51,8 @@ int main(void)
     slots[MYTHREAD].weight = 0.5 * MYTHREAD;
     slots[MYTHREAD].owner = &owners[MYTHREAD];
     pairs[MYTHREAD].b = 1.5 * MYTHREAD;
+    outers[MYTHREAD].in.b = 6 + MYTHREAD;
+    outers[MYTHREAD].u = 3 * MYTHREAD; /* a C11 anonymous union's member */
     nodes[MYTHREAD].value = 10 * MYTHREAD;
     nodes[MYTHREAD].next = next ? &nodes[next] : NULL;
     upc_barrier;
@@ -63,6 +68,8 @@ int main(void)
     CHECK(seen == THREADS && sum == 10 * THREADS * (THREADS - 1) / 2, "the list through list_head");
     CHECK(pairs[next].b == 1.5 * next && upc_threadof(&pairs[next]) == (size_t)next,
           "typedef shared struct { ... } spair_t; spair_t pairs[THREADS]");
+    CHECK(outers[next].in.b == 6 + next && outers[next].u == 3 * next,
+          "members of unnamed structure and union types inside a shared structure");
     CHECK(no_result() == NULL, "a function returning shared struct result { ... } *");
     CHECK(pair == NULL && lp.a == 3 && lp.b == 4 && sizeof(struct local_pair) == 2 * sizeof(short),
           "a block-scope pointer-to-shared defining its structure");
