@@ -169,6 +169,36 @@ rc=$?
 expect_status "noreturn.upc compiles" 0
 run 2 60 "$tmp/noreturn"
 expect_status "a main without return exits 0" 0
+# The rewriter's output, for the choices that matter to speed and to the
+# link: the own-element idiom skips the division by THREADS, any other
+# index takes the general inline path, a relaxed local read is inline, and
+# an object declared twice gets one descriptor.
+cat > "$tmp/shape.upc" <<'UPC'
+#include <upc.h>
+shared int a[8 * THREADS];
+shared int twice;
+shared int twice;
+int main(void)
+{
+    int j = 5;
+    return a[j * THREADS + MYTHREAD] + a[j] + twice;
+}
+UPC
+"$top_builddir/translator/mupc-translate" --prelude "$top_srcdir/translator/prelude" \
+    --runtime-include "$top_srcdir/include" -o "$tmp/shape.c" "$tmp/shape.upc" > "$out" 2>&1
+rc=$?
+expect_status "shape.upc translates" 0
+cp "$tmp/shape.c" "$out"
+expect_output "a[j * THREADS + MYTHREAD] is this thread's element j, no division" \
+    "__mupc_index_own\\(a__mupc\\.base, \\(ptrdiff_t\\)\\(j\\), sizeof\\(int\\)\\)"
+expect_output "a[j] takes the general inline index" "__mupc_index\\(a__mupc\\.base, \\(ptrdiff_t\\)\\(j\\)"
+expect_output "a relaxed read tests for local affinity inline" "__mupc_local\\(__mupc_p[0-9]+, sizeof\\(int\\)\\) \\? \\*\\(int \\*\\)"
+if [ "$(grep -c 'mupc_static_t twice__mupc = ' "$tmp/shape.c")" = 1 ] &&
+    grep -q 'extern mupc_static_t twice__mupc;' "$tmp/shape.c"; then
+    ok "a shared object declared twice has one descriptor"
+else
+    fail "a shared object declared twice has one descriptor"
+fi
 # Static THREADS: mupcc -T 2 makes THREADS the constant 2, and the runtime
 # refuses a job of another size.
 "$mupcc" -T 2 -o "$tmp/cyclic2" "$dir/cyclic_array.upc" > "$out" 2>&1
