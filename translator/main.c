@@ -20,6 +20,7 @@
 #include "text.h"
 
 #include <clang-c/Index.h>
+#include <ctype.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -275,6 +276,31 @@ static void shift_marks(marked_t *v, size_t n, size_t at, size_t by)
             v[i].offset += by;
 }
 
+/* `void f(shared int a[])`: C adjusts an array parameter to a pointer
+ * (C99 §6.7.5.3), here a pointer-to-shared, but clang objects to the
+ * address space on the array before adjusting it.  If the parameter named
+ * at `at` is an array, write it as that pointer, `(*a)` (`(*a)[N]` for
+ * `a[][N]`), and return 1; a shared scalar parameter stays an error. */
+static int array_parameter(const char *text, size_t len, size_t at, edits_t *fix)
+{
+    size_t p = at;
+    while (p < len && (isalnum((unsigned char)text[p]) || text[p] == '_'))
+        p++;
+    size_t name_end = p;
+    while (p < len && (text[p] == ' ' || text[p] == '\t'))
+        p++;
+    if (name_end == at || p >= len || text[p] != '[')
+        return 0;
+    size_t close = p;
+    while (close < len && text[close] != ']')
+        close++;
+    if (close >= len)
+        return 0;
+    edits_add(fix, at, at, xstrdup("(*"));
+    edits_add(fix, name_end, close + 1, xstrdup(")"));
+    return 1;
+}
+
 /* Print clang's errors at the user's positions; insert the casts that
  * UPC's implicit conversions need into *text.  Returns the number of other
  * errors, and sets *casts to the number of casts inserted. */
@@ -291,6 +317,12 @@ static int diagnose(CXTranslationUnit tu, char **text, size_t *len, const region
         const char *msg = clang_getCString(msg_s);
         size_t at = location_offset(clang_getDiagnosticLocation(d));
         char *dest = strstr(msg, "changes address space of pointer") ? destination_type(msg) : NULL;
+        if (strstr(msg, "parameter may not be qualified with an address space") &&
+            array_parameter(*text, *len, at, &fix)) {
+            clang_disposeString(msg_s);
+            clang_disposeDiagnostic(d);
+            continue;
+        }
         if (dest && getenv("MUPC_XLATE_DEBUG"))
             fprintf(stderr, "mupc-translate: cast to '%s' at offset %zu: %s\n", dest, at, msg);
         if (dest && clang_getDiagnosticNumRanges(d) > 0) {

@@ -335,7 +335,8 @@ static int shared_object(rewriter_t *w, CXCursor c, CXCursor *decl)
 static char *descriptor_name(CXCursor decl)
 {
     CXString name = clang_getCursorSpelling(decl);
-    int local = clang_getCursorKind(clang_getCursorSemanticParent(decl)) == CXCursor_FunctionDecl;
+    int local = clang_getCursorKind(clang_getCursorSemanticParent(decl)) == CXCursor_FunctionDecl &&
+                clang_Cursor_getStorageClass(decl) != CX_SC_Extern; /* a block-scope extern is the global */
     char *s = local ? xasprintf("%s__mupc_%zu", clang_getCString(name), start_of(decl))
                     : xasprintf("%s__mupc", clang_getCString(name));
     clang_disposeString(name);
@@ -1416,7 +1417,9 @@ static void declaration_statement(rewriter_t *w, CXCursor c)
             continue;
         if (is_shared(w, t)) {
             CXString name = clang_getCursorSpelling(ks.v[i]);
-            if (clang_Cursor_getStorageClass(ks.v[i]) == CX_SC_Static && i > 0 && is_tag_definition(ks.v[0]))
+            if (clang_Cursor_getStorageClass(ks.v[i]) == CX_SC_Extern)
+                ; /* the file-scope object, declared here: see declaration_text */
+            else if (clang_Cursor_getStorageClass(ks.v[i]) == CX_SC_Static && i > 0 && is_tag_definition(ks.v[0]))
                 report(w, start_of(ks.v[0]), "the type of static shared object '%s' is defined in its "
                        "declaration, inside a function: not supported; define the type before the "
                        "function", clang_getCString(name));
@@ -1808,6 +1811,11 @@ static char *shared_object_text(rewriter_t *w, CXCursor d)
 static char *declaration_text(rewriter_t *w, CXCursor d, int file_scope)
 {
     CXType t = clang_getCursorType(d);
+    if (is_shared(w, t) && !file_scope && clang_Cursor_getStorageClass(d) == CX_SC_Extern) {
+        char *desc = descriptor_name(d), *s = xasprintf("extern mupc_static_t %s;", desc);
+        free(desc);
+        return s;
+    }
     if (is_shared(w, t)) /* a static in a function went before the function */
         return file_scope ? shared_object_text(w, d) : xstrdup("");
     CXString name = clang_getCursorSpelling(d);

@@ -2,7 +2,8 @@
  * file, as headers and C's tentative definitions make common (C99 §6.9.2,
  * §6.2.2): `extern` before the definition, a THREADS dimension in both
  * (one per declarator, UPC 1.3 §6.5.2.1), two tentative definitions, the
- * initializer in the second declaration.  Each is one object. */
+ * initializer in the second declaration, `extern` inside a function before
+ * the definition.  Each is one object. */
 #include <upc.h>
 #include <stdio.h>
 
@@ -17,16 +18,26 @@ shared int flag;
 extern shared int flag;
 shared int errs[THREADS];
 
+static int read_late(int t)
+{
+    extern shared int late[2 * THREADS]; /* a block-scope extern: the object defined below */
+    extern shared int level;
+    return late[t] + level;
+}
+
+shared int late[2 * THREADS];
+
 int main(void)
 {
     int errors = 0, right = (MYTHREAD + 1) % THREADS;
     cells[MYTHREAD] = MYTHREAD;
+    late[MYTHREAD] = 10 * MYTHREAD;
     grid[3][MYTHREAD] = 0.5 * MYTHREAD;
     if (MYTHREAD == 0)
         flag = 7;
     upc_barrier;
     if (level != 5 || cells[right] != right || grid[3][right] != 0.5 * right || flag != 7 ||
-        upc_threadof(&grid[3][right]) != (size_t)right)
+        upc_threadof(&grid[3][right]) != (size_t)right || read_late(right) != 10 * right + 5)
         errors++, printf("Error: redeclarations: level %d, cells %d, flag %d (thread %d)\n", (int)level,
                          (int)cells[right], (int)flag, MYTHREAD);
     errs[MYTHREAD] = errors;
