@@ -235,6 +235,7 @@ static void scan_threads_dims(state_t *s)
     lexer_t x = s->x;
     int parens = 0, braces = 0, dim = -1, in_dim = 0, after_init = 0, after_paren = 0;
     int threads_seen = 0; /* THREADS already found in this declarator */
+    int attribute = 0, attribute_group = 0; /* __attribute__((...)) is no declarator */
     char *name = NULL;
     tok_t k;
     while ((k = lex(&x)).kind != TOK_END) {
@@ -246,7 +247,10 @@ static void scan_threads_dims(state_t *s)
                 remember_shared_typedef(s, name);
             break;
         }
-        after_paren = tok_is(&x, k, ")") && parens == 1 && !in_dim;
+        if (tok_is(&x, k, "(") && parens == 0 && !in_dim)
+            attribute_group = attribute;
+        attribute = tok_is(&x, k, "__attribute__") || tok_is(&x, k, "__attribute");
+        after_paren = tok_is(&x, k, ")") && parens == 1 && !in_dim && !attribute_group;
         if ((tok_is(&x, k, ";") || tok_is(&x, k, ",")) && parens == 0 && braces == 0 && s->in_typedef)
             remember_shared_typedef(s, name); /* the name this typedef declares */
         /* parentheses inside a dimension, `[(4 * THREADS)]`, do not hide it */

@@ -374,42 +374,54 @@ static char *leaf_count(CXType t, int threads_dim_below)
     return threads_dim_below ? xasprintf("(%lldLL * mupc_threads)", n) : xasprintf("%lldLL", n);
 }
 
-/* Whether pointer or array expression c designates memory inside a member
- * of a shared structure (s[i].arr, &s[i].v[0][1], p->arr, *&s.x): UPC 1.3
- * §6.4.4 gives such an address the type shared [] T *, so arithmetic on it
- * stays on the structure's thread, whatever the structure's block size.
- * A pointer-to-shared stored in a member (s.next) is only a value: no. */
-static int member_derived(rewriter_t *w, CXCursor c)
+static int member_derived(rewriter_t *w, CXCursor c);
+
+/* Whether lvalue x lies inside a member of a shared structure: the member
+ * (s.m, p->m), an element of an array member (s.v[1], s.v[0][1]), or *p
+ * for such a p. */
+static int member_lvalue(rewriter_t *w, CXCursor x)
 {
-    c = strip(c);
-    CXType t = clang_getCursorType(c);
-    switch (clang_getCursorKind(c)) {
-    case CXCursor_MemberRefExpr: /* an array member, used as a pointer */
-        return is_array(t) && is_shared(w, t);
-    case CXCursor_UnaryOperator: {
-        enum CXUnaryOperatorKind op = clang_getCursorUnaryOperatorKind(c);
-        if (op != CXUnaryOperator_AddrOf && op != CXUnaryOperator_Deref)
-            return 0;
-        kids_t ks = children(c, 1);
-        int r = 0;
-        if (ks.n == 1) {
-            CXCursor x = strip(ks.v[0]);
-            r = op == CXUnaryOperator_AddrOf && clang_getCursorKind(x) == CXCursor_MemberRefExpr
-                    ? is_shared(w, clang_getCursorType(x))
-                    : member_derived(w, x);
-        }
+    x = strip(x);
+    switch (clang_getCursorKind(x)) {
+    case CXCursor_MemberRefExpr:
+        return is_shared(w, clang_getCursorType(x));
+    case CXCursor_ArraySubscriptExpr: { /* an array's element, not a pointer's */
+        kids_t ks = children(x, 1);
+        int r = ks.n == 2 && is_array(clang_getCursorType(strip(ks.v[0]))) && member_lvalue(w, ks.v[0]);
         free(ks.v);
         return r;
     }
-    case CXCursor_ArraySubscriptExpr: { /* an array's element, not a pointer's */
-        kids_t ks = children(c, 1);
-        int r = ks.n == 2 && is_array(clang_getCursorType(strip(ks.v[0]))) && member_derived(w, ks.v[0]);
+    case CXCursor_UnaryOperator: {
+        if (clang_getCursorUnaryOperatorKind(x) != CXUnaryOperator_Deref)
+            return 0;
+        kids_t ks = children(x, 1);
+        int r = ks.n == 1 && member_derived(w, ks.v[0]);
         free(ks.v);
         return r;
     }
     default:
         return 0;
     }
+}
+
+/* Whether pointer expression c (or an array that decays to one) points
+ * inside a member of a shared structure (s[i].arr, &s[i].v[0][1], p->arr):
+ * UPC 1.3 §6.4.4 gives such an address the type shared [] T *, so
+ * arithmetic on it stays on the structure's thread, whatever the
+ * structure's block size.  A pointer-to-shared stored in a member (s.next,
+ * s.p[0]) is only a value: no. */
+static int member_derived(rewriter_t *w, CXCursor c)
+{
+    c = strip(c);
+    if (is_array(clang_getCursorType(c))) /* decays to the address of its first element */
+        return member_lvalue(w, c);
+    if (clang_getCursorKind(c) != CXCursor_UnaryOperator ||
+        clang_getCursorUnaryOperatorKind(c) != CXUnaryOperator_AddrOf)
+        return 0;
+    kids_t ks = children(c, 1);
+    int r = ks.n == 1 && member_lvalue(w, ks.v[0]);
+    free(ks.v);
+    return r;
 }
 
 /* p + n for a pointer-to-shared p of type ptype. */
@@ -531,8 +543,10 @@ static char *addr_subscript(rewriter_t *w, CXCursor c)
     if (linear && !clang_Cursor_isNull(own)) {
         CXType t = clang_getCursorType(root);
         char *block = block_text(w, t, start_of(c));
-        if (strcmp(block, "(1)") != 0)
-            own = clang_getNullCursor(); /* the idiom is for cyclic arrays */
+        /* the idiom is for one-dimensional cyclic arrays (of scalars or
+         * structures: an element that is a row spans threads) */
+        if (strcmp(block, "(1)") != 0 || is_array(element_type(canon(t))))
+            own = clang_getNullCursor();
         free(block);
     }
     if (linear && !clang_Cursor_isNull(own)) {
@@ -877,16 +891,14 @@ static char *binary(rewriter_t *w, CXCursor c)
         a = gen(w, r);
         b = gen(w, l);
         s = ptr_add_in(w, rt, a, b, 0, at, 0, member_derived(w, r));
+    } else if ((lp || rp) && (op == CXBinaryOperator_LAnd || op == CXBinaryOperator_LOr)) {
+        a = truth(w, l); /* each operand generated once: gen may queue edits */
+        b = truth(w, r);
+        s = xasprintf("(%s %s %s)", a, op == CXBinaryOperator_LAnd ? "&&" : "||", b);
     } else if (lp || rp) {
         a = lp || !is_null_constant(w, l) ? gen(w, l) : xstrdup("MUPC_NULL_PTR");
         b = rp || !is_null_constant(w, r) ? gen(w, r) : xstrdup("MUPC_NULL_PTR");
-        if (op == CXBinaryOperator_LAnd || op == CXBinaryOperator_LOr) {
-            free(a);
-            free(b);
-            a = truth(w, l);
-            b = truth(w, r);
-            s = xasprintf("(%s %s %s)", a, op == CXBinaryOperator_LAnd ? "&&" : "||", b);
-        } else if ((op == CXBinaryOperator_EQ || op == CXBinaryOperator_NE) &&
+        if ((op == CXBinaryOperator_EQ || op == CXBinaryOperator_NE) &&
                    (!strcmp(a, "MUPC_NULL_PTR") || !strcmp(b, "MUPC_NULL_PTR"))) {
             /* against null: every field, phase included, is zero */
             s = xasprintf("(%smupc_ptr_is_null(%s))", op == CXBinaryOperator_NE ? "!" : "",
@@ -1112,6 +1124,9 @@ static char *local_size(rewriter_t *w, CXCursor operand, CXType t, const char *b
     else if (threads)
         s = xasprintf("((size_t)(((%s + %s - 1) / %s + %d - 1) / %d) * %s * sizeof(%s))", n, block, block,
                       threads, threads, block, leaf);
+    else if (strcmp(n, "1LL") != 0) /* a row of a larger array: THREADS decides, at run time */
+        s = xasprintf("((size_t)(((%s + %s - 1) / %s + mupc_threads - 1) / mupc_threads) * %s * sizeof(%s))",
+                      n, block, block, block, leaf);
     else
         s = xasprintf("((size_t)%s * sizeof(%s))", block, leaf);
     free(n);
@@ -1132,7 +1147,7 @@ static char *shared_sizeof(rewriter_t *w, CXCursor c, CXCursor operand, int kind
         break;
     case SIZEOF_BLOCK: /* *&s.member: through a shared [] T * (UPC 1.3 §6.4.4) */
         s = xasprintf("((size_t)%s)", clang_getCursorKind(strip(operand)) == CXCursor_UnaryOperator &&
-                                              member_derived(w, operand) ? "0" : block);
+                                              member_lvalue(w, operand) ? "0" : block);
         break;
     case SIZEOF_LOCAL:
         s = local_size(w, operand, t, block, leaf);
@@ -1379,13 +1394,13 @@ static void name_unnamed_tag(rewriter_t *w, CXCursor tag)
     CXString name = clang_getCursorSpelling(tag);
     const char *n = clang_getCString(name);
     if (clang_Cursor_isAnonymous(tag) || strstr(n, "(unnamed") || strstr(n, "(anonymous") || !*n) {
-        size_t ts, te, kw;
+        size_t ts, te, brace;
         extent(tag, &ts, &te);
-        for (kw = ts; kw < te && (isalnum((unsigned char)w->text[kw]) || w->text[kw] == '_'); kw++)
-            ; /* past struct / union / enum */
+        for (brace = ts; brace < te && w->text[brace] != '{'; brace++)
+            ; /* the name goes just before the body, after any __attribute__ */
         w->named_tags = xrealloc(w->named_tags, (w->nnamed_tags + 1) * sizeof *w->named_tags);
         w->named_tags[w->nnamed_tags++] = ts;
-        edits_add(&w->edits, kw, kw, xasprintf(" __mupc_tag_%zu", ts));
+        edits_add(&w->edits, brace, brace, xasprintf("__mupc_tag_%zu ", ts));
     }
     clang_disposeString(name);
 }
@@ -1632,6 +1647,53 @@ static CXCursor initializer(CXCursor d)
     return clang_Cursor_isNull(init) || clang_isInvalid(clang_getCursorKind(init)) ? clang_getNullCursor() : init;
 }
 
+/* The most values in one brace-enclosed list at brace depth `depth` of an
+ * initializer's text (1 = the outermost list's own values). */
+static long longest_list(const char *values, int depth)
+{
+    long most = 0, here = 0;
+    int level = 0, nonempty = 0, parens = 0;
+    for (const char *p = values; *p; p++) {
+        if (*p == '"' || *p == '\'') { /* skip a literal */
+            char q = *p;
+            for (p++; *p && *p != q; p++)
+                if (*p == '\\' && p[1])
+                    p++;
+            if (!*p)
+                break;
+            nonempty = 1;
+            continue;
+        }
+        if (*p == '(') parens++;
+        if (*p == ')') parens--;
+        if (*p == '{') {
+            if (++level == depth)
+                here = 0, nonempty = 0;
+            else if (level == depth + 1)
+                nonempty = 1;
+        } else if (*p == '}') {
+            if (level == depth && (here + nonempty) > most)
+                most = here + nonempty;
+            level--;
+        } else if (*p == ',' && level == depth && !parens) {
+            here += nonempty;
+            nonempty = 0;
+        } else if (level == depth && !isspace((unsigned char)*p)) {
+            nonempty = 1;
+        }
+    }
+    return most;
+}
+
+/* The parsed length of dimension `dim` of array variable d. */
+static long long row_length(CXCursor d, int dim)
+{
+    CXType a = canon(clang_getCursorType(d));
+    for (int k = 0; k < dim && is_array(a); k++)
+        a = canon(clang_getArrayElementType(a));
+    return is_array(a) ? clang_getArraySize(a) : 0;
+}
+
 /* The initializer of a shared array: its values in a private table of the
  * parsed shape (a THREADS dimension counted once; outermost, it takes as
  * many rows as the list has), each element written by the thread it has
@@ -1644,6 +1706,10 @@ static char *array_initializer_text(rewriter_t *w, CXCursor d, const char *desc,
     CXString name_s = clang_getCursorSpelling(d);
     const char *name = clang_getCString(name_s);
     int threads_dim = prelex_threads_dim(w->prelex, name);
+    if (threads_dim > 0 && longest_list(values, threads_dim + 1) > row_length(d, threads_dim))
+        report(w, start_of(d), "the initializer of '%s' gives more values in its THREADS dimension than "
+               "one thread's share: not supported in the dynamic THREADS environment; compile with "
+               "-T N or assign those elements in main", name);
     strbuf_t dims = {0}, parsed = {0}, shape = {0};
     int rank = 0;
     for (CXType a = canon(clang_getCursorType(d)); is_array(a); a = canon(clang_getArrayElementType(a))) {
@@ -1715,7 +1781,7 @@ static int defines(rewriter_t *w, CXCursor d)
     if (clang_getCursorKind(clang_getCursorSemanticParent(d)) != CXCursor_TranslationUnit)
         return 1;
     for (size_t i = 0; i < w->ndefinitions; i++)
-        if (w->definitions[i] == start_of(d))
+        if (clang_equalCursors(w->definitions[i], d))
             return 1;
     return 0;
 }
@@ -1744,7 +1810,7 @@ static void find_definitions(rewriter_t *w, const kids_t *top)
         free(name);
         if (chosen == i) {
             w->definitions = xrealloc(w->definitions, (w->ndefinitions + 1) * sizeof *w->definitions);
-            w->definitions[w->ndefinitions++] = start_of(d);
+            w->definitions[w->ndefinitions++] = d;
         }
     }
 }
@@ -1759,7 +1825,9 @@ static char *shared_object_text(rewriter_t *w, CXCursor d)
     size_t at = start_of(d);
     char *s = NULL;
     if (clang_Cursor_getStorageClass(d) == CX_SC_Extern || !defines(w, d)) {
-        s = xasprintf("extern mupc_static_t %s;", desc);
+        /* a static object's other declarations are static too (C99 §6.2.2) */
+        s = xasprintf("%s mupc_static_t %s;", clang_Cursor_getStorageClass(d) == CX_SC_Static ? "static" : "extern",
+                      desc);
     } else {
         layout_t *l = layout_of(w, t);
         long long n = 1;
@@ -1827,9 +1895,14 @@ static char *declaration_text(rewriter_t *w, CXCursor d, int file_scope)
     if (file_scope && *init_s && contains_pts(w, t)) {
         /* `shared int *p = &a[1];`: an address constant in UPC, a run-time
          * value here (the array's base is known at start-up), so each
-         * thread sets its copy before main, as shared initializers run */
+         * thread sets its copy before main, as shared initializers run;
+         * a const one is written then, so it is not const in C */
         CXString n = clang_getCursorSpelling(d);
         const char *v = clang_getCString(n);
+        if (clang_isConstQualifiedType(t)) {
+            free(decl);
+            decl = spell_decl(w, clang_getUnqualifiedType(t), v);
+        }
         s = xasprintf("%s%s; static void %s__mupc_pinit(void) { __typeof__(%s) __mupc_v = %s; "
                       "__builtin_memcpy(&%s, &__mupc_v, sizeof %s); } __attribute__((constructor)) "
                       "static void %s__mupc_pinit_register(void) { mupc_static_init(%s__mupc_pinit); }",
@@ -1902,7 +1975,7 @@ static void record_fields(rewriter_t *w, CXCursor r)
     free(ks.v);
 }
 
-static void typedef_decl(rewriter_t *w, CXCursor d)
+static void typedef_decl(rewriter_t *w, CXCursor d, CXCursor before)
 {
     CXType u = clang_getTypedefDeclUnderlyingType(d);
     if (!contains_pts(w, u))
@@ -1910,8 +1983,10 @@ static void typedef_decl(rewriter_t *w, CXCursor d)
     CXString name = clang_getCursorSpelling(d);
     size_t s, e;
     extent(d, &s, &e);
+    /* typedef shared struct node { ... } *node_p; keeps struct node */
+    size_t from = clang_Cursor_isNull(before) ? s : keep_tag_definition(w, before, s, e);
     char *decl = spell_decl(w, u, clang_getCString(name));
-    edits_add(&w->edits, s, e, xasprintf("typedef %s", decl));
+    edits_add(&w->edits, from, e, xasprintf("%stypedef %s", from != s ? "; " : "", decl));
     free(decl);
     clang_disposeString(name);
 }
@@ -2043,7 +2118,7 @@ int rewrite_translation_unit(rewriter_t *w)
             break;
         }
         case CXCursor_TypedefDecl:
-            typedef_decl(w, c);
+            typedef_decl(w, c, i > 0 ? top.v[i - 1] : clang_getNullCursor());
             break;
         case CXCursor_StructDecl:
         case CXCursor_UnionDecl:

@@ -26,7 +26,7 @@ typedef struct rewriter {
     int gasp;              /* raise the compiler's GASP events (FORALL, C_FUNC) */
     size_t *named_tags;    /* offsets of unnamed struct/union/enum definitions given a name */
     size_t nnamed_tags;
-    size_t *definitions; /* where each file-scope shared object is defined (see rewrite.c) */
+    CXCursor *definitions; /* the declaration defining each file-scope shared object (rewrite.c) */
     size_t ndefinitions;
 } rewriter_t;
 

@@ -35,6 +35,7 @@ shared [] long fixed[5] = {1, 2, 3};
 shared int errs[THREADS];
 shared int *second = &table[1];           /* a private pointer-to-shared: an address constant */
 shared int *pick[2] = {&table[2], NULL};
+shared int *const fixed_at = &table[0]; /* const: set once, before main */
 
 static int bump(void)
 {
@@ -70,6 +71,7 @@ int main(void)
     CHECK(second == &table[1] && *second == 11 && upc_threadof(second) == 1 % THREADS,
           "shared int *second = &table[1] at file scope");
     CHECK(pick[0] == &table[2] && pick[1] == NULL, "an array of pointers-to-shared initialized");
+    CHECK(fixed_at == &table[0] && *fixed_at == 10, "shared int *const fixed_at = &table[0]");
     upc_barrier;
     if (MYTHREAD == 0)
         counter = 0; /* initial values are ordinary shared data afterwards */

@@ -17,6 +17,10 @@ shared int flag, pair[2 * THREADS];
 shared int flag;
 extern shared int flag;
 shared int errs[THREADS];
+shared int first, second;      /* a group of declarators, */
+shared int second = 9;         /* one of them defined again with a value */
+static shared int hidden;
+static shared int hidden = 4;  /* internal linkage, tentative then defined */
 
 static int read_late(int t)
 {
@@ -37,7 +41,8 @@ int main(void)
         flag = 7;
     upc_barrier;
     if (level != 5 || cells[right] != right || grid[3][right] != 0.5 * right || flag != 7 ||
-        upc_threadof(&grid[3][right]) != (size_t)right || read_late(right) != 10 * right + 5)
+        upc_threadof(&grid[3][right]) != (size_t)right || read_late(right) != 10 * right + 5 ||
+        second != 9 || first != 0 || hidden != 4)
         errors++, printf("Error: redeclarations: level %d, cells %d, flag %d (thread %d)\n", (int)level,
                          (int)cells[right], (int)flag, MYTHREAD);
     errs[MYTHREAD] = errors;

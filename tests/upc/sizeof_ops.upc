@@ -59,12 +59,16 @@ int main(void)
     CHECK(upc_elemsizeof(shared double) == sizeof(double), "upc_elemsizeof(type-name)");
 
     CHECK(upc_localsizeof(a) >= 10 * sizeof(int), "upc_localsizeof(a) >= 10 ints");
+    CHECK(&m[0 * THREADS + MYTHREAD][0] == &m[MYTHREAD][0],
+          "m[X * THREADS + MYTHREAD] of an array of rows is row X * THREADS + MYTHREAD");
     CHECK(LS_A == upc_localsizeof(a) && sizeof local_copy == upc_localsizeof(a) && LS_S >= sizeof(int),
           "upc_localsizeof is an integer constant");
     CHECK(upc_localsizeof(b) >= 4 * sizeof(double), "upc_localsizeof(b) >= 4 doubles");
     CHECK(upc_localsizeof(c) >= 8 * sizeof(int), "upc_localsizeof(c) >= 8 ints");
     CHECK(upc_localsizeof(d) >= 16 * sizeof(long), "upc_localsizeof(d) >= 16 longs");
     CHECK(upc_localsizeof(s) >= sizeof(int), "upc_localsizeof(scalar)");
+    CHECK(upc_localsizeof(m[0]) >= (8 + THREADS - 1) / THREADS * sizeof(int),
+          "upc_localsizeof of a row: at least each thread's share of its 8 ints");
 
     /* operands are not evaluated */
     calls = 0;

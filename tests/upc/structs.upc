@@ -19,11 +19,14 @@
 typedef struct { int a; double b; } pair_t;
 typedef struct { int id; int v[3]; char tag; } rec_t;
 typedef struct { double m[2][3]; } grid_t;
+typedef struct { shared int *p[2]; } ptrs_t;
 
 shared pair_t ps[THREADS];
 shared pair_t cp[THREADS];
 shared [2] rec_t recs[2 * THREADS];
 shared grid_t grids[THREADS];
+shared ptrs_t holders[THREADS];
+shared int targets[2 * THREADS];
 shared int errs[THREADS];
 
 int main(void)
@@ -88,6 +91,12 @@ int main(void)
         CHECK(upc_blocksizeof(*&recs[0].id) == 0, "*&s.member has block size 0");
     }
     grids[MYTHREAD].m[1][2] = MYTHREAD + 0.5; /* a two-dimensional member, by row and column */
+    holders[MYTHREAD].p[0] = &targets[0];
+    /* a pointer-to-shared stored in a member array is a value of its own
+     * type: arithmetic on it follows the cyclic layout it points into */
+    CHECK(upc_threadof(holders[MYTHREAD].p[0] + 1) == (size_t)(1 % THREADS) &&
+              holders[MYTHREAD].p[0] + 1 == &targets[1] && upc_blocksizeof(*holders[MYTHREAD].p[0]) == 1,
+          "s.p[0] + 1 for a pointer-to-shared member");
     upc_barrier;
     CHECK(grids[right].m[1][2] == right + 0.5 && upc_threadof(&grids[right].m[1][2]) == (size_t)right,
           "grids[i].m[1][2] on thread i");

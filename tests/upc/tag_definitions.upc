@@ -30,6 +30,9 @@ shared int owners[THREADS];
 typedef shared struct { int a; double b; } spair_t; /* an unnamed shared type through a typedef */
 struct outer { struct { int a, b; } in; union { int u; float f; }; }; /* unnamed member types */
 shared struct outer outers[THREADS];
+typedef shared struct link { int v; shared struct link *next; } *link_p; /* the typedef defines it */
+shared struct link links[THREADS];
+shared struct __attribute__((aligned(16))) { int x; } aligned_cells[THREADS];
 spair_t pairs[THREADS];
 shared int errs[THREADS];
 
@@ -52,6 +55,8 @@ int main(void)
     slots[MYTHREAD].owner = &owners[MYTHREAD];
     pairs[MYTHREAD].b = 1.5 * MYTHREAD;
     outers[MYTHREAD].in.b = 6 + MYTHREAD;
+    links[MYTHREAD].v = MYTHREAD;
+    aligned_cells[MYTHREAD].x = 2 * MYTHREAD;
     outers[MYTHREAD].u = 3 * MYTHREAD; /* a C11 anonymous union's member */
     nodes[MYTHREAD].value = 10 * MYTHREAD;
     nodes[MYTHREAD].next = next ? &nodes[next] : NULL;
@@ -70,6 +75,9 @@ int main(void)
           "typedef shared struct { ... } spair_t; spair_t pairs[THREADS]");
     CHECK(outers[next].in.b == 6 + next && outers[next].u == 3 * next,
           "members of unnamed structure and union types inside a shared structure");
+    link_p lp_next = &links[next];
+    CHECK(lp_next->v == next && aligned_cells[next].x == 2 * next,
+          "typedef shared struct link { ... } *link_p; an attribute before an unnamed body");
     CHECK(no_result() == NULL, "a function returning shared struct result { ... } *");
     CHECK(pair == NULL && lp.a == 3 && lp.b == 4 && sizeof(struct local_pair) == 2 * sizeof(short),
           "a block-scope pointer-to-shared defining its structure");
