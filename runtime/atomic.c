@@ -168,20 +168,32 @@ void mupc_atomic(upc_atomicdomain_t *d, void *fetch, upc_op_t op, mupc_ptr_t tar
  * There upc_atomicdomain_t * is a pointer-to-shared that every thread holds
  * alike (UPC 1.3 §7.4.2: the collective returns the same pointer on every
  * thread).  The domain is small enough to be that value: thread 0, its
- * address field the magic, the type and the operation set, so any thread
- * may use a domain another passed it through shared memory. */
+ * address field a tag, the allocation's number, the operation set and the
+ * type.  Every thread numbers the collective allocations alike, so any
+ * thread may use a domain another passed it through shared memory; each
+ * keeps which numbers are live, so a freed domain is refused. */
 
-static mupc_ptr_t domain_handle(upc_type_t type, upc_op_t ops)
+#define HANDLE_TAG 0x4154u /* "AT" */
+#define HANDLE_SEQ_MAX 0xffffffu
+
+static unsigned char *live_domains; /* indexed by allocation number */
+static uint32_t domains_allocated;
+
+static mupc_ptr_t domain_handle(uint32_t seq, upc_type_t type, upc_op_t ops)
 {
-    return (mupc_ptr_t){.addr = (uint64_t)DOMAIN_MAGIC << 32 | (uint64_t)ops << 8 | (uint64_t)type,
+    return (mupc_ptr_t){.addr = (uint64_t)HANDLE_TAG << 48 | (uint64_t)seq << 24 |
+                                (uint64_t)(ops & 0xffff) << 8 | (uint64_t)(type & 0xff),
                         .thread = 0, .phase = 0};
 }
 
+/* The domain behind handle h, with magic 0 when h is none or freed. */
 static upc_atomicdomain_t domain_of(mupc_ptr_t h)
 {
-    if (h.thread != 0 || h.phase != 0 || h.addr >> 32 != DOMAIN_MAGIC)
+    uint32_t seq = (uint32_t)(h.addr >> 24 & HANDLE_SEQ_MAX);
+    if (h.thread != 0 || h.phase != 0 || h.addr >> 48 != HANDLE_TAG || seq >= domains_allocated ||
+        !live_domains[seq])
         return (upc_atomicdomain_t){0, 0, 0};
-    return (upc_atomicdomain_t){DOMAIN_MAGIC, (upc_type_t)(h.addr & 0xff), (upc_op_t)(h.addr >> 8 & 0xffffff)};
+    return (upc_atomicdomain_t){DOMAIN_MAGIC, (upc_type_t)(h.addr & 0xff), (upc_op_t)(h.addr >> 8 & 0xffff)};
 }
 
 mupc_ptr_t mupc_all_atomicdomain_alloc_pts(upc_type_t type, upc_op_t ops, upc_atomichint_t hints,
@@ -189,7 +201,15 @@ mupc_ptr_t mupc_all_atomicdomain_alloc_pts(upc_type_t type, upc_op_t ops, upc_at
 {
     upc_atomicdomain_t *d = mupc_all_atomicdomain_alloc(type, ops, hints, file, line);
     free(d); /* checked and agreed on by every thread: the handle carries it */
-    return domain_handle(type, ops);
+    if (domains_allocated >= HANDLE_SEQ_MAX)
+        mupci_fatal_at(file, line, "upc_all_atomicdomain_alloc: more than %u domains allocated",
+                       HANDLE_SEQ_MAX);
+    unsigned char *grown = realloc(live_domains, domains_allocated + 1);
+    if (!grown)
+        mupci_fatal_at(file, line, "upc_all_atomicdomain_alloc: out of memory");
+    live_domains = grown;
+    live_domains[domains_allocated] = 1;
+    return domain_handle(domains_allocated++, type, ops);
 }
 
 void mupc_all_atomicdomain_free_pts(mupc_ptr_t domain, const char *file, int line)
@@ -198,10 +218,12 @@ void mupc_all_atomicdomain_free_pts(mupc_ptr_t domain, const char *file, int lin
         return;
     upc_atomicdomain_t d = domain_of(domain);
     if (d.magic != DOMAIN_MAGIC)
-        mupci_fatal_at(file, line, "upc_all_atomicdomain_free: not an atomic domain");
+        mupci_fatal_at(file, line, "upc_all_atomicdomain_free: not a live atomic domain (freed twice, "
+                                   "or never returned by upc_all_atomicdomain_alloc)");
     uint64_t args[MUPCI_RV_NARGS] = {(uint64_t)d.type, (uint64_t)d.ops};
     mupci_reply_t r;
     mupci_rendezvous(MUPCI_RV_DOMAIN_FREE, args, "upc_all_atomicdomain_free", file, line, &r);
+    live_domains[domain.addr >> 24 & HANDLE_SEQ_MAX] = 0;
 }
 
 void mupc_atomic_pts(mupc_ptr_t domain, void *fetch, upc_op_t op, mupc_ptr_t target, const void *op1,

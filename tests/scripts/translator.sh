@@ -199,6 +199,26 @@ if [ "$(grep -c 'mupc_static_t twice__mupc = ' "$tmp/shape.c")" = 1 ] &&
 else
     fail "a shared object declared twice has one descriptor"
 fi
+# A freed atomic domain is refused, naming the line that used it.
+cat > "$tmp/domain.upc" <<'UPC'
+#include <upc.h>
+#include <upc_atomic.h>
+shared long total;
+int main(void)
+{
+    upc_atomicdomain_t *d = upc_all_atomicdomain_alloc(UPC_LONG, UPC_ADD, 0);
+    const long one = 1;
+    upc_all_atomicdomain_free(d);
+    upc_atomic_relaxed(d, NULL, UPC_ADD, &total, &one, NULL); /* line 9 */
+    return 0;
+}
+UPC
+"$mupcc" -o "$tmp/domain" "$tmp/domain.upc" > "$out" 2>&1
+rc=$?
+expect_status "domain.upc compiles" 0
+run 2 60 "$tmp/domain"
+expect_failure "an atomic operation through a freed domain ends the job"
+expect_output "naming domain.upc:9" "domain\\.upc:9: upc_atomic_relaxed: not an atomic domain"
 # Static THREADS: mupcc -T 2 makes THREADS the constant 2, and the runtime
 # refuses a job of another size.
 "$mupcc" -T 2 -o "$tmp/cyclic2" "$dir/cyclic_array.upc" > "$out" 2>&1

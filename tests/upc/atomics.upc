@@ -26,6 +26,10 @@ int main(void)
     upc_barrier;
     if (published != longs)
         errors++, printf("Error: atomics: the domain differs between threads (thread %d)\n", MYTHREAD);
+    upc_atomicdomain_t *twin = upc_all_atomicdomain_alloc(UPC_LONG, UPC_ADD | UPC_GET | UPC_SET, 0);
+    if (twin == longs)
+        errors++, printf("Error: atomics: two domains are one pointer (thread %d)\n", MYTHREAD);
+    upc_all_atomicdomain_free(twin);
 
     const long one = 1;
     for (int i = 0; i < ROUNDS; i++)
