@@ -1758,11 +1758,13 @@ static char *initializer_text(rewriter_t *w, CXCursor d, const char *desc, const
                       "if (p.thread == (uint32_t)mupc_mythread) *(%s *)mupc_local_addr(p) = %s; } ",
                       desc, desc, leaf, value);
         free(value);
-    } else if (clang_getCursorKind(init) == CXCursor_InitListExpr) {
+    } else if (clang_getCursorKind(init) == CXCursor_InitListExpr ||
+               clang_getCursorKind(strip(init)) == CXCursor_StringLiteral) { /* {...} or "text" */
         s = array_initializer_text(w, d, desc, leaf, block, values);
     } else {
         CXString name = clang_getCursorSpelling(d);
-        report(w, start_of(init), "initializer of the shared array '%s' is not a brace-enclosed list",
+        report(w, start_of(init), "initializer of the shared array '%s' is neither a brace-enclosed list "
+               "nor a string literal",
                clang_getCString(name));
         clang_disposeString(name);
         s = xstrdup("");
@@ -1892,7 +1894,17 @@ static char *declaration_text(rewriter_t *w, CXCursor d, int file_scope)
     CXCursor init = initializer(d);
     char *init_s = clang_Cursor_isNull(init) ? xstrdup("") : gen(w, init);
     char *s;
-    if (file_scope && *init_s && contains_pts(w, t)) {
+    if (!file_scope && *init_s && contains_pts(w, t) && clang_Cursor_getStorageClass(d) == CX_SC_Static) {
+        /* a static in a function: set once, the first time through (the
+         * address is the same whenever that is) */
+        CXString n = clang_getCursorSpelling(d);
+        const char *v = clang_getCString(n);
+        size_t at = start_of(d);
+        s = xasprintf("static %s; static int %s__mupc_set_%zu; if (!%s__mupc_set_%zu) { __typeof__(%s) "
+                      "__mupc_v = %s; __builtin_memcpy(&%s, &__mupc_v, sizeof %s); %s__mupc_set_%zu = 1; }",
+                      decl, v, at, v, at, v, init_s, v, v, v, at);
+        clang_disposeString(n);
+    } else if (file_scope && *init_s && contains_pts(w, t)) {
         /* `shared int *p = &a[1];`: an address constant in UPC, a run-time
          * value here (the array's base is known at start-up), so each
          * thread sets its copy before main, as shared initializers run;

@@ -36,11 +36,18 @@ shared int errs[THREADS];
 shared int *second = &table[1];           /* a private pointer-to-shared: an address constant */
 shared int *pick[2] = {&table[2], NULL};
 shared int *const fixed_at = &table[0]; /* const: set once, before main */
+shared [] char greeting[16] = "hello";   /* a string literal */
 
 static int bump(void)
 {
     static shared int inner = 3; /* initialized once, before main */
     return inner;
+}
+
+static shared int *third(void)
+{
+    static shared int *at = &table[3]; /* a static pointer-to-shared in a function */
+    return at;
 }
 
 int main(void)
@@ -72,6 +79,8 @@ int main(void)
           "shared int *second = &table[1] at file scope");
     CHECK(pick[0] == &table[2] && pick[1] == NULL, "an array of pointers-to-shared initialized");
     CHECK(fixed_at == &table[0] && *fixed_at == 10, "shared int *const fixed_at = &table[0]");
+    CHECK(greeting[1] == 'e' && greeting[5] == 0 && greeting[15] == 0, "shared [] char greeting[16] = \"hello\"");
+    CHECK(third() == &table[3] && third() == &table[3], "static shared int *at = &table[3] in a function");
     upc_barrier;
     if (MYTHREAD == 0)
         counter = 0; /* initial values are ordinary shared data afterwards */
