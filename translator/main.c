@@ -269,11 +269,11 @@ static size_t location_offset(CXSourceLocation loc)
     return off;
 }
 
-static void shift_marks(marked_t *v, size_t n, size_t at, size_t by)
+static void shift_marks(marked_t *v, size_t n, size_t at, ptrdiff_t by)
 {
     for (size_t i = 0; i < n; i++)
         if (v[i].offset >= at)
-            v[i].offset += by;
+            v[i].offset = (size_t)((ptrdiff_t)v[i].offset + by);
 }
 
 /* `void f(shared int a[])`: C adjusts an array parameter to a pointer
@@ -349,15 +349,17 @@ static int diagnose(CXTranslationUnit tu, char **text, size_t *len, const region
     *casts = (int)fix.n / 2;
     if (fix.n && !errors) {
         char *fixed = edits_apply(&fix, *text, *len); /* sorts fix by offset */
-        /* every mark at or after an insertion moves by its length; from
-         * the last insertion back, so each compares original offsets */
+        /* every mark at or after an insertion, or after a replacement
+         * (array parameters), moves by the change in length; from the last
+         * edit back, so each compares original offsets */
         for (size_t i = fix.n; i-- > 0;) {
-            size_t at = fix.v[i].start, by = strlen(fix.v[i].text);
+            size_t at = fix.v[i].end;
+            ptrdiff_t by = (ptrdiff_t)strlen(fix.v[i].text) - (ptrdiff_t)(fix.v[i].end - fix.v[i].start);
             shift_marks(p->sizeofs, p->nsizeofs, at, by);
             shift_marks(p->pragmas, p->npragmas, at, by);
             for (size_t k = 0; k < p->nlayouts; k++)
                 if (p->layouts[k].offset >= at)
-                    p->layouts[k].offset += by;
+                    p->layouts[k].offset = (size_t)((ptrdiff_t)p->layouts[k].offset + by);
         }
         free(*text);
         *text = fixed;

@@ -106,7 +106,7 @@ typedef struct state {
     int forall_semis;
     size_t scanned_to; /* the end of the last declaration scanned for THREADS */
     int in_typedef;    /* a file-scope typedef declaration is being read */
-    int in_extern;     /* an extern declaration is being read (at any depth) */
+    int in_extern;     /* an extern or static declaration is being read (at any depth) */
     char **shared_typedefs; /* names of file-scope typedefs of shared types */
     size_t nshared_typedefs;
     int parens;        /* parenthesis depth */
@@ -337,7 +337,7 @@ static void qualifier_run(state_t *s, tok_t first)
     } else {
         unsigned i = layout_index(s->p, kind, block, access, s->out.len);
         sb_printf(&s->out, " __attribute__((address_space(%u))) ", LAYOUT_BASE + i);
-        /* file scope, or `extern` in a block: the file-scope object */
+        /* file scope, or `extern` or `static` in a block: a file-scope object */
         if ((s->depth == 0 || s->in_extern) && !s->p->static_threads && s->x.pos >= s->scanned_to)
             scan_threads_dims(s);
     }
@@ -466,8 +466,8 @@ static void identifier(state_t *s, tok_t k)
     lexer_t *x = &s->x;
     if (s->depth == 0 && s->parens == 0 && tok_is(x, k, "typedef"))
         s->in_typedef = 1;
-    if (s->parens == 0 && tok_is(x, k, "extern"))
-        s->in_extern = 1;
+    if (s->parens == 0 && (tok_is(x, k, "extern") || tok_is(x, k, "static")))
+        s->in_extern = 1; /* a block-scope static shared array is at file scope in the translation */
     if (tok_is(x, k, "shared") || tok_is(x, k, "strict") || tok_is(x, k, "relaxed"))
         qualifier_run(s, k);
     else if (s->depth == 0 && s->parens == 0 && !s->p->static_threads && x->pos >= s->scanned_to &&

@@ -30,6 +30,9 @@ static void set_row(shared [4] double m[][4], int r)
         m[r][j] = r + 0.25 * j;
 }
 
+/* the UPC size operators after such parameters keep their meaning */
+enum { ROW_BLOCK = upc_blocksizeof(rows), CELL_SIZE = upc_elemsizeof(cells) };
+
 int main(void)
 {
     int errors = 0, want = 0;
@@ -41,6 +44,8 @@ int main(void)
     if (sum_mine(cells, 8 * THREADS) != want)
         errors++, printf("Error: array_parameters: shared int v[] (thread %d)\n", MYTHREAD);
     int other = (MYTHREAD + 1) % THREADS;
+    if (ROW_BLOCK != 4 || CELL_SIZE != sizeof(int) || upc_blocksizeof(cells) != 1)
+        errors++, printf("Error: array_parameters: upc_blocksizeof after them (thread %d)\n", MYTHREAD);
     if (rows[other][3] != other + 0.75 || upc_threadof(&rows[other][0]) != (size_t)other)
         errors++, printf("Error: array_parameters: shared [4] double m[][4] (thread %d)\n", MYTHREAD);
     errs[MYTHREAD] = errors;

@@ -44,6 +44,18 @@ static int bump(void)
     return inner;
 }
 
+static int count_in_function(void)
+{
+    static shared int per[THREADS]; /* a static shared array in a function, THREADS-sized */
+    per[MYTHREAD] += 1;
+    upc_barrier;
+    int total = 0;
+    for (int t = 0; t < THREADS; t++)
+        total += per[t];
+    upc_barrier;
+    return total;
+}
+
 static shared int *third(void)
 {
     static shared int *at = &table[3]; /* a static pointer-to-shared in a function */
@@ -81,6 +93,8 @@ int main(void)
     CHECK(fixed_at == &table[0] && *fixed_at == 10, "shared int *const fixed_at = &table[0]");
     CHECK(greeting[1] == 'e' && greeting[5] == 0 && greeting[15] == 0, "shared [] char greeting[16] = \"hello\"");
     CHECK(third() == &table[3] && third() == &table[3], "static shared int *at = &table[3] in a function");
+    CHECK(count_in_function() == THREADS && count_in_function() == 2 * THREADS,
+          "static shared int per[THREADS] in a function");
     upc_barrier;
     if (MYTHREAD == 0)
         counter = 0; /* initial values are ordinary shared data afterwards */
