@@ -1374,8 +1374,27 @@ static void record_fields(rewriter_t *w, CXCursor r);
 static size_t past_semicolon(rewriter_t *w, size_t end)
 {
     size_t p = end;
-    while (p < w->len && (w->text[p] == ' ' || w->text[p] == '\t' || w->text[p] == '\n'))
-        p++;
+    for (;;) {
+        while (p < w->len && (w->text[p] == ' ' || w->text[p] == '\t' || w->text[p] == '\n'))
+            p++;
+        /* `shared int x __attribute__((unused));`: the attribute goes with
+         * the declaration it followed (the translation drops it) */
+        static const char attribute[] = "__attribute__";
+        if (strncmp(w->text + p, attribute, sizeof attribute - 1) != 0)
+            break;
+        p += sizeof attribute - 1;
+        while (p < w->len && w->text[p] == ' ')
+            p++;
+        if (p >= w->len || w->text[p] != '(')
+            return end;
+        for (int depth = 0; p < w->len; p++) {
+            depth += w->text[p] == '(' ? 1 : w->text[p] == ')' ? -1 : 0;
+            if (depth == 0) {
+                p++;
+                break;
+            }
+        }
+    }
     return p < w->len && w->text[p] == ';' ? p + 1 : end;
 }
 

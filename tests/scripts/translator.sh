@@ -219,6 +219,22 @@ expect_status "domain.upc compiles" 0
 run 2 60 "$tmp/domain"
 expect_failure "an atomic operation through a freed domain ends the job"
 expect_output "naming domain.upc:9" "domain\\.upc:9: upc_atomic_relaxed: not an atomic domain"
+# An attribute after a shared declarator goes with the declaration: no
+# stray `__attribute__((unused));` left behind ("empty declaration").
+cat > "$tmp/attr.upc" <<'UPC'
+#include <upc.h>
+shared int x __attribute__((unused));
+shared int y[THREADS] __attribute__((unused)), z;
+int main(void)
+{
+    x = 1;
+    return 0;
+}
+UPC
+"$mupcc" -Wall -o "$tmp/attr" "$tmp/attr.upc" > "$out" 2>&1
+rc=$?
+expect_status "attr.upc compiles" 0
+if [ -s "$out" ]; then fail "attributes after shared declarators leave no warning"; else ok "attributes after shared declarators leave no warning"; fi
 # Static THREADS: mupcc -T 2 makes THREADS the constant 2, and the runtime
 # refuses a job of another size.
 "$mupcc" -T 2 -o "$tmp/cyclic2" "$dir/cyclic_array.upc" > "$out" 2>&1
