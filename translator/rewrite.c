@@ -362,6 +362,19 @@ static int subscript_root(rewriter_t *w, CXCursor c, CXCursor *decl, int *depth)
     return shared_object(w, c, decl);
 }
 
+/* Which dimension of the file-scope shared array under subscript chain c
+ * held THREADS (-1: none, or c is no such chain); *depth as subscript_root. */
+static int root_threads_dim(rewriter_t *w, CXCursor c, int *depth)
+{
+    CXCursor decl;
+    if (!subscript_root(w, c, &decl, depth))
+        return -1;
+    CXString name = clang_getCursorSpelling(decl);
+    int dim = prelex_threads_dim(w->prelex, clang_getCString(name));
+    clang_disposeString(name);
+    return dim;
+}
+
 /* Number of innermost elements in one element of type t (1 for a scalar),
  * as C text; `threads` multiplies the THREADS dimension in. */
 static char *leaf_count(CXType t, int threads_dim_below)
@@ -585,14 +598,7 @@ static char *addr_subscript(rewriter_t *w, CXCursor c)
     free(ks.v);
     /* THREADS scaling: a subscript of a file-scope array whose THREADS
      * dimension lies below this subscript's level. */
-    CXCursor decl;
-    int depth = 0, scaled = 0;
-    if (subscript_root(w, base, &decl, &depth)) {
-        CXString name = clang_getCursorSpelling(decl);
-        int dim = prelex_threads_dim(w->prelex, clang_getCString(name));
-        clang_disposeString(name);
-        scaled = dim > depth;
-    }
+    int depth = 0, scaled = root_threads_dim(w, base, &depth) > depth;
     char *b = gen(w, base), *i = gen(w, index);
     int in_struct = member_derived(w, base);
     char *s = ptr_add_in(w, clang_getCursorType(base), b, i, 0, start_of(c), scaled, in_struct);
@@ -1091,14 +1097,8 @@ static char *cast(rewriter_t *w, CXCursor c)
 /* Elements of a shared array (or 1), as C text, honouring THREADS. */
 static char *total_elements(rewriter_t *w, CXCursor operand, CXType t)
 {
-    CXCursor decl;
-    int depth = 0, scaled = 0;
-    if (subscript_root(w, operand, &decl, &depth)) {
-        CXString name = clang_getCursorSpelling(decl);
-        scaled = prelex_threads_dim(w->prelex, clang_getCString(name)) >= depth;
-        clang_disposeString(name);
-    }
-    return leaf_count(t, scaled);
+    int depth = 0, dim = root_threads_dim(w, operand, &depth);
+    return leaf_count(t, dim >= 0 && dim >= depth);
 }
 
 /* upc_localsizeof: an integer constant (UPC 1.3 §6.4.1.1), the most bytes
@@ -1108,13 +1108,7 @@ static char *total_elements(rewriter_t *w, CXCursor operand, CXType t)
  * (one block) or has an indefinite block size (all on one thread). */
 static char *local_size(rewriter_t *w, CXCursor operand, CXType t, const char *block, const char *leaf)
 {
-    CXCursor decl;
-    int depth = 0, scaled = 0;
-    if (subscript_root(w, operand, &decl, &depth)) {
-        CXString name = clang_getCursorSpelling(decl);
-        scaled = prelex_threads_dim(w->prelex, clang_getCString(name)) >= depth;
-        clang_disposeString(name);
-    }
+    int depth = 0, dim = root_threads_dim(w, operand, &depth), scaled = dim >= 0 && dim >= depth;
     char *n = leaf_count(t, 0), *s;
     int threads = w->prelex->static_threads;
     if (!strcmp(block, "0"))
