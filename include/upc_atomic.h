@@ -58,28 +58,20 @@ void mupc_atomic_pts(mupc_ptr_t domain, void *fetch_ptr, upc_op_t op, mupc_ptr_t
                      int line);
 
 #ifdef MUPC_TRANSLATED_UPC
-#define upc_all_atomicdomain_alloc(type, ops, hints) \
-    mupc_all_atomicdomain_alloc_pts((type), (ops), (hints), __FILE__, __LINE__)
-#define upc_all_atomicdomain_free(domain) \
-    mupc_all_atomicdomain_free_pts((domain), __FILE__, __LINE__)
-#define upc_atomic_relaxed(domain, fetch_ptr, op, target, operand1, operand2)                   \
-    mupc_atomic_pts((domain), (fetch_ptr), (op), (target), (operand1), (operand2), MUPC_RELAXED, \
-                    __FILE__, __LINE__)
-#define upc_atomic_strict(domain, fetch_ptr, op, target, operand1, operand2)                    \
-    mupc_atomic_pts((domain), (fetch_ptr), (op), (target), (operand1), (operand2), MUPC_STRICT,  \
-                    __FILE__, __LINE__)
+#define MUPC_DOMAIN_ENTRY(name) name##_pts
 #else
-#define upc_all_atomicdomain_alloc(type, ops, hints) \
-    mupc_all_atomicdomain_alloc((type), (ops), (hints), __FILE__, __LINE__)
-#define upc_all_atomicdomain_free(domain) \
-    mupc_all_atomicdomain_free((domain), __FILE__, __LINE__)
-#define upc_atomic_relaxed(domain, fetch_ptr, op, target, operand1, operand2)               \
-    mupc_atomic((domain), (fetch_ptr), (op), (target), (operand1), (operand2), MUPC_RELAXED, \
-                __FILE__, __LINE__)
-#define upc_atomic_strict(domain, fetch_ptr, op, target, operand1, operand2)                \
-    mupc_atomic((domain), (fetch_ptr), (op), (target), (operand1), (operand2), MUPC_STRICT,  \
-                __FILE__, __LINE__)
+#define MUPC_DOMAIN_ENTRY(name) name
 #endif
+#define upc_all_atomicdomain_alloc(type, ops, hints) \
+    MUPC_DOMAIN_ENTRY(mupc_all_atomicdomain_alloc)((type), (ops), (hints), __FILE__, __LINE__)
+#define upc_all_atomicdomain_free(domain) \
+    MUPC_DOMAIN_ENTRY(mupc_all_atomicdomain_free)((domain), __FILE__, __LINE__)
+#define upc_atomic_relaxed(domain, fetch_ptr, op, target, operand1, operand2)                       \
+    MUPC_DOMAIN_ENTRY(mupc_atomic)((domain), (fetch_ptr), (op), (target), (operand1), (operand2), \
+                                   MUPC_RELAXED, __FILE__, __LINE__)
+#define upc_atomic_strict(domain, fetch_ptr, op, target, operand1, operand2)                        \
+    MUPC_DOMAIN_ENTRY(mupc_atomic)((domain), (fetch_ptr), (op), (target), (operand1), (operand2), \
+                                   MUPC_STRICT, __FILE__, __LINE__)
 
 #ifdef __cplusplus
 }
