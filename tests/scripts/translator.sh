@@ -10,6 +10,14 @@ mupcc="$top_builddir/tools/mupcc"
 dir="$top_srcdir/tests/upc"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp" "$out"' EXIT
+# build NAME [MUPCC FLAGS...]: $tmp/NAME.upc -> $tmp/NAME, which must compile
+build() {
+    name=$1
+    shift
+    "$mupcc" "$@" -o "$tmp/$name" "$tmp/$name.upc" > "$out" 2>&1
+    rc=$?
+    expect_status "$name.upc compiles" 0
+}
 if [ ! -x "$top_builddir/translator/mupc-translate" ]; then
     echo "FAIL: translator/mupc-translate was not built (configure found no libclang: run ./quickstart)"
     exit 1
@@ -53,9 +61,7 @@ int main(void)
     return 0;
 }
 UPC
-"$mupcc" -o "$tmp/named" "$tmp/named.upc" > "$out" 2>&1
-rc=$?
-expect_status "named.upc compiles" 0
+build named
 run 2 60 "$tmp/named"
 expect_failure "a mismatched named barrier ends the job"
 expect_output "the runtime names named.upc:4" "named\\.upc:4"
@@ -72,9 +78,7 @@ int main(int argc, char **argv)
     return 0;
 }
 UPC
-"$mupcc" -o "$tmp/oob" "$tmp/oob.upc" > "$out" 2>&1
-rc=$?
-expect_status "oob.upc compiles" 0
+build oob
 run 2 60 "$tmp/oob"
 expect_failure "a store far past the segment ends the job"
 expect_output "and names oob.upc:6" "oob\\.upc:6.*out of range"
@@ -94,9 +98,7 @@ int main(void)
     return 0;
 }
 UPC
-"$mupcc" -o "$tmp/initlen" "$tmp/initlen.upc" > "$out" 2>&1
-rc=$?
-expect_status "initlen.upc compiles" 0
+build initlen
 run 2 60 "$tmp/initlen"
 expect_output "a list for two rows runs at 2 threads" "^initlen 2 3$"
 run 1 60 "$tmp/initlen"
@@ -119,9 +121,7 @@ int main(void)
     return phase != 0;
 }
 UPC
-"$mupcc" -o "$tmp/blockconv" "$tmp/blockconv.upc" > "$out" 2>&1
-rc=$?
-expect_status "blockconv.upc compiles" 0
+build blockconv
 expect_output "with a warning at line 7" "blockconv\\.upc:7:[0-9]+: warning: implicit conversion from a pointer-to-shared of block size 3 to block size 4"
 if [ "$(grep -c warning "$out")" = 1 ]; then
     ok "and none for the conversions through shared void *"
@@ -149,9 +149,7 @@ int main(void)
     return 0;
 }
 UPC
-"$mupcc" -o "$tmp/ext" "$tmp/ext.upc" > "$out" 2>&1
-rc=$?
-expect_status "a UPC program including <mupc.h> compiles" 0
+build ext # a UPC program including <mupc.h>
 MUPC_CACHE=on run 2 60 "$tmp/ext"
 expect_output "and reads its cache counters" "^ext 0 1 1 1 1$"
 # Reaching the end of main returns 0 (C99 §5.1.2.2.3), also in a UPC program
@@ -164,9 +162,7 @@ int main(void)
     printf("thread %d says hello\n", MYTHREAD);
 }
 UPC
-"$mupcc" -o "$tmp/noreturn" "$tmp/noreturn.upc" > "$out" 2>&1
-rc=$?
-expect_status "noreturn.upc compiles" 0
+build noreturn
 run 2 60 "$tmp/noreturn"
 expect_status "a main without return exits 0" 0
 # The rewriter's output, for the choices that matter to speed and to the
@@ -213,9 +209,7 @@ int main(void)
     return 0;
 }
 UPC
-"$mupcc" -o "$tmp/domain" "$tmp/domain.upc" > "$out" 2>&1
-rc=$?
-expect_status "domain.upc compiles" 0
+build domain
 run 2 60 "$tmp/domain"
 expect_failure "an atomic operation through a freed domain ends the job"
 expect_output "naming domain.upc:9" "domain\\.upc:9: upc_atomic_relaxed: not an atomic domain"
@@ -231,9 +225,7 @@ int main(void)
     return 0;
 }
 UPC
-"$mupcc" -Wall -o "$tmp/attr" "$tmp/attr.upc" > "$out" 2>&1
-rc=$?
-expect_status "attr.upc compiles" 0
+build attr -Wall
 if [ -s "$out" ]; then fail "attributes after shared declarators leave no warning"; else ok "attributes after shared declarators leave no warning"; fi
 # Static THREADS: mupcc -T 2 makes THREADS the constant 2, and the runtime
 # refuses a job of another size.
