@@ -1741,7 +1741,8 @@ static char *array_initializer_text(rewriter_t *w, CXCursor d, const char *desc,
         "size_t at = 0, inner = sizeof v / sizeof(%s); "
         "for (int j = 0; j < %d; j++) { inner /= parsed[j]; size_t i = k / inner %% parsed[j]; "
         "if (i >= shape[j]) { fprintf(stderr, \"%%s:%%d: the initializer of shared array '%s' has more "
-        "elements than it holds with THREADS = %%d\\n\", __FILE__, __LINE__, mupc_threads); "
+        "elements than it holds with THREADS = %%d: run it with more threads or shorten the "
+        "list\\n\", __FILE__, __LINE__, mupc_threads); "
         "mupc_global_exit(1, __FILE__, __LINE__); } at = at * shape[j] + i; } "
         "mupc_ptr_t p = __mupc_index(%s.base, (ptrdiff_t)at, sizeof(%s), %s); "
         "if (p.thread == (uint32_t)mupc_mythread) *(%s *)mupc_local_addr(p) = ((const %s *)v)[k]; } } ",
