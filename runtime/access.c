@@ -1,13 +1,17 @@
 /*
  * access.c -- the public shared-access API of mupc.h: argument checks,
  * GASP events, the local-affinity short cut, and the strict/relaxed rules.
- * The protocol itself lives in xfer.c.
+ * The protocol itself lives in xfer.c.  A thread whose segment is mapped
+ * here (on-node shared memory, node.h) is read and written like this
+ * thread's own, bypassing the remote reference cache, which only pays off
+ * across nodes; for GASP the access is still remote.
  */
 #include "mupc.h"
 #include "access.h"
 #include "bounds.h"
 #include "fatal.h"
 #include "gasp_hooks.h"
+#include "node.h"
 #include "rcache.h"
 #include "segment.h"
 #include "xfer.h"
@@ -111,8 +115,9 @@ MUPCI_ACCESS_INLINE void access_get(void *dst, mupc_ptr_t src, size_t n, int str
     check_ptr("shared read", src, n, file, line);
     if (strict)
         mupci_fence(file, line);
-    if (local)
-        memcpy(dst, mupci_segment_addr(src.addr), n);
+    const char *segment = mupci_node_segment((int)src.thread); /* this node's, or NULL */
+    if (segment)
+        memcpy(dst, segment + src.addr, n);
     else if (!strict && mupci_rcache_serves(n))
         mupci_rcache_get(dst, (int)src.thread, src.addr, n, file, line);
     else
@@ -128,14 +133,16 @@ MUPCI_ACCESS_INLINE void access_put(mupc_ptr_t dst, const void *src, size_t n, i
     check_ptr("shared write", dst, n, file, line);
     if (strict)
         mupci_fence(file, line);
-    if (local)
-        memcpy(mupci_segment_addr(dst.addr), src, n);
+    char *segment = mupci_node_segment((int)dst.thread); /* this node's, or NULL */
+    if (segment)
+        memcpy(segment + dst.addr, src, n);
     else if (!strict && mupci_rcache_serves(n))
         mupci_rcache_put((int)dst.thread, dst.addr, src, n, file, line);
     else
         uncached_put(dst, src, n);
     if (strict && !local)
-        mupci_xfer_fence(); /* a strict write is complete before the next access */
+        mupci_xfer_fence(); /* a strict write is complete before the next access (on the
+                             * node: a processor fence) */
     MUPCI_GASP_EVENT(GASP_UPC_PUT, GASP_END, local, file, line, !strict, &dst, src, n);
 }
 

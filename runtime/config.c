@@ -66,6 +66,13 @@ static const setting_t settings[MUPCI_CONFIG_KEYS] = {
     {"direct_gets", KIND_BOOL, 1, 0, 1, 0, FIELD(direct_gets),
      "large gets from threads on the same node copy straight from the target's memory "
      "(process_vm_readv) without involving it; off: every get is a message"},
+    /* On-node shared memory (runtime/node.h). */
+    {"shm", KIND_BOOL, 1, 0, 1, 0, FIELD(shm),
+     "threads on one node map each other's segments: their gets, puts, barriers and atomics "
+     "are loads and stores; off: every access to another thread is a message"},
+    {"simulate_nodes", KIND_INT, 1, 1, 1024, 0, FIELD(simulate_nodes),
+     "split the job's threads into this many pretend nodes (consecutive blocks) that may not "
+     "use each other's memory, to exercise the cross-node paths on one machine"},
     {"verbose", KIND_INT, 0, 0, 2, 0, FIELD(verbose),
      "1: thread 0 prints the settings at start-up"},
     /* The remote reference cache (cache/README.md).  HP-UPC's defaults

@@ -14,7 +14,7 @@
 #include <stddef.h>
 #include <stdio.h>
 
-enum { MUPCI_CONFIG_KEYS = 17, MUPCI_CONFIG_ORIGIN_MAX = 160 };
+enum { MUPCI_CONFIG_KEYS = 19, MUPCI_CONFIG_ORIGIN_MAX = 160 };
 
 /* Values of the `checks` setting. */
 enum { MUPCI_CHECKS_OFF = 0, MUPCI_CHECKS_BOUNDS = 1 };
@@ -30,6 +30,8 @@ typedef struct mupci_config {
     int yield_window_us;   /* yielding window before sleeping */
     int idle_sleep_max_us; /* longest idle sleep */
     int direct_gets;       /* 1: on-node large gets by cross-memory attach */
+    int shm;               /* 1: on-node segments are mapped by every thread of the node */
+    int simulate_nodes;    /* pretend nodes the job is split into */
     int verbose;           /* 1: print the settings at start-up */
     int cache;             /* 1: relaxed remote scalar accesses are cached */
     size_t cache_line_size; /* bytes per line, a power of two */

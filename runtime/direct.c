@@ -5,6 +5,7 @@
 #include "direct.h"
 #include "engine.h"
 #include "fatal.h"
+#include "node.h"
 #include "segment.h"
 
 #include <errno.h>
@@ -18,8 +19,7 @@
 typedef struct {
     int64_t pid;
     uint64_t base;    /* the segment's address in that process */
-    int32_t node;     /* lowest rank on the same node */
-    int32_t readable; /* the probe read succeeded (set locally) */
+    int64_t readable; /* the probe read succeeded (set locally) */
 } peer_t;
 
 /* A queued non-blocking read.  Pieces are claimed under queue_lock and
@@ -41,17 +41,6 @@ static int nthreads, refused;
 static pthread_mutex_t queue_lock = PTHREAD_MUTEX_INITIALIZER;
 static job_t **jobs; /* oldest first; a job stays until it is copied */
 static size_t job_count, job_cap;
-
-static int node_leader(void)
-{
-    MPI_Comm node;
-    int me = 0, leader = 0;
-    MUPCI_MPI(MPI_Comm_rank(mupci_comm, &me));
-    MUPCI_MPI(MPI_Comm_split_type(mupci_comm, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node));
-    MUPCI_MPI(MPI_Allreduce(&me, &leader, 1, MPI_INT, MPI_MIN, node));
-    MUPCI_MPI(MPI_Comm_free(&node));
-    return leader;
-}
 
 /* One kernel call; the count of bytes copied, or -1 with errno. */
 static ssize_t read_from(int thread, void *dst, uint64_t offset, size_t n)
@@ -77,12 +66,14 @@ void mupci_direct_init(int enabled, int mythread, int threads)
      * same for their single-copy transfers). */
     if (enabled)
         (void)prctl(PR_SET_PTRACER, PR_SET_PTRACER_ANY, 0, 0, 0);
-    peer_t me = {(int64_t)getpid(), (uint64_t)(uintptr_t)mupci_segment_base, node_leader(), 0};
+    peer_t me = {(int64_t)getpid(), (uint64_t)(uintptr_t)mupci_segment_base, 0};
     MUPCI_MPI(MPI_Allgather(&me, (int)sizeof me, MPI_BYTE, peers, (int)sizeof me, MPI_BYTE,
                             mupci_comm));
     nthreads = threads;
     for (int t = 0; t < threads; t++) {
-        int neighbour = t != mythread && peers[t].node == me.node;
+        /* a thread whose segment is mapped here (shm) needs no kernel call */
+        int neighbour = t != mythread && mupci_node_of(t) == mupci_node_of(mythread) &&
+                        !mupci_node_segment(t);
         peers[t].readable = enabled && neighbour && probe(t);
         refused += enabled && neighbour && !peers[t].readable;
     }

@@ -1,18 +1,23 @@
 /*
  * segment.c -- mapping the shared segment and placing static shared data.
  */
+#define _GNU_SOURCE
 #include "segment.h"
 #include "bounds.h"
 #include "fatal.h"
 #include "mupc.h"
+#include "node.h"
 #include "pts.h"
 
 #include <stdlib.h>
 #include <sys/mman.h>
+#include <unistd.h>
 
 char *mupci_segment_base;
 size_t mupci_segment_bytes;
 size_t mupci_segment_static_end;
+int mupci_segment_fd = -1;
+void *mupci_segment_ctl;
 
 static mupc_static_t *statics;      /* registration order, newest last */
 static mupc_static_t **statics_tail = &statics;
@@ -84,7 +89,39 @@ static void place_statics(int threads)
     mupci_segment_static_end = align_up(at, 64);
 }
 
-void mupci_segment_init(size_t size, int threads)
+/* The segment and its control block in one memfd, which the threads of
+ * the node can open through /proc/PID/fd (node.c).  Why a memfd and not an
+ * MPI-3 shared window or a /dev/shm file: a memfd is charged to memory,
+ * not to /dev/shm (often 64 MiB in containers), its pages are only
+ * allocated when touched, as with the private mapping, and each process
+ * creates its own, so segments stay per thread and no collective is
+ * needed before the statics are placed.  NULL when it cannot be made. */
+static char *map_shareable(size_t size)
+{
+    int fd = memfd_create("mupc-segment", MFD_CLOEXEC);
+    if (fd < 0)
+        return NULL;
+    if (ftruncate(fd, (off_t)(size + MUPCI_NODE_CTL_BYTES)) != 0) {
+        close(fd);
+        return NULL;
+    }
+    void *p = mmap(NULL, size + MUPCI_NODE_CTL_BYTES, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+    if (p == MAP_FAILED) {
+        close(fd);
+        return NULL;
+    }
+    mupci_segment_fd = fd;
+    return p;
+}
+
+static char *map_private(size_t size)
+{
+    void *p = mmap(NULL, size + MUPCI_NODE_CTL_BYTES, PROT_READ | PROT_WRITE,
+                   MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+    return p == MAP_FAILED ? NULL : p;
+}
+
+void mupci_segment_init(size_t size, int threads, int shareable)
 {
     if (required_threads && required_threads != threads)
         mupci_fatal_plain("%s was compiled for THREADS = %d (mupcc -T %d) but the job has %d "
@@ -94,12 +131,16 @@ void mupci_segment_init(size_t size, int threads)
      * 2K, aligned) then never straddle the segment's end. */
     size = align_up(size, 4096);
     mupci_segment_bytes = size;
-    void *p = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE,
-                   -1, 0);
-    if (p == MAP_FAILED)
+    char *p = shareable ? map_shareable(size) : NULL;
+    if (!p)
+        p = map_private(size);
+    if (!p)
         mupci_fatal_plain("cannot map a %zu-byte shared segment; lower segment_size in mupc.conf",
                           size);
     mupci_segment_base = p;
+    mupci_segment_ctl = p + size;
+    /* The probe other processes of the node read after mapping it. */
+    *(int64_t *)mupci_segment_ctl = (int64_t)getpid();
     place_statics(threads);
     started = 1;
 }
@@ -107,8 +148,11 @@ void mupci_segment_init(size_t size, int threads)
 void mupci_segment_finalize(void)
 {
     if (mupci_segment_base)
-        munmap(mupci_segment_base, mupci_segment_bytes);
+        munmap(mupci_segment_base, mupci_segment_bytes + MUPCI_NODE_CTL_BYTES);
+    if (mupci_segment_fd >= 0)
+        close(mupci_segment_fd);
     mupci_segment_base = NULL;
+    mupci_segment_fd = -1;
 }
 
 const mupc_static_t *mupci_segment_static_below(uint64_t offset)

@@ -17,9 +17,15 @@
 extern char *mupci_segment_base;
 extern size_t mupci_segment_bytes;
 extern size_t mupci_segment_static_end;
+/* The memfd behind the segment (-1: a private mapping), and the control
+ * block just past the segment's end (node.h), whose first word is this
+ * process's pid: what another process checks after mapping it. */
+extern int mupci_segment_fd;
+extern void *mupci_segment_ctl;
 
-/* Map the segment and place the registered static objects. */
-void mupci_segment_init(size_t size, int threads);
+/* Map the segment and place the registered static objects.  `shareable`
+ * (shm = on): in a memfd the node's other processes can map. */
+void mupci_segment_init(size_t size, int threads, int shareable);
 void mupci_segment_finalize(void);
 /* Computation pthread, before the user's main: the initializers of static
  * shared data (mupc_static_init). */

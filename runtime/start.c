@@ -23,6 +23,7 @@
 #include "bounds.h"
 #include "config.h"
 #include "direct.h"
+#include "node.h"
 #include "engine.h"
 #include "fatal.h"
 #include "gasp_hooks.h"
@@ -272,8 +273,9 @@ static void start_runtime(void)
 {
     load_config();
     mupci_bounds_init(config.checks == MUPCI_CHECKS_BOUNDS); /* before the statics are placed */
-    mupci_segment_init(config.segment_size, mupc_threads);
+    mupci_segment_init(config.segment_size, mupc_threads, config.shm);
     mupci_engine_init(&config, node_oversubscribed());
+    mupci_node_init(config.shm, config.simulate_nodes, mupc_mythread, mupc_threads);
     mupci_xfer_init(mupc_threads);
     mupci_direct_init(config.direct_gets, mupc_mythread, mupc_threads);
     mupci_barrier_init(mupc_mythread, mupc_threads);
@@ -287,6 +289,7 @@ static void start_runtime(void)
         fprintf(stderr, "mupc: %d threads; settings:\n", mupc_threads);
         mupci_config_print(stderr, &config);
         report_direct_gets();
+        mupci_node_describe(stderr);
     }
 }
 
@@ -313,6 +316,7 @@ int main(int argc, char **argv)
         mupci_alloc_finalize();
         mupci_bounds_finalize();
         mupci_direct_finalize();
+        mupci_node_finalize();
         mupci_segment_finalize();
         return status;
     }

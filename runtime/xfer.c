@@ -6,13 +6,19 @@
  * Puts are not acknowledged one by one: a fence sends one ACK_REQ to every
  * thread written since the last fence, and MPI's non-overtaking order
  * makes each ACK mean "everything before it is applied".
+ *
+ * A target whose segment is mapped here (shm, node.h) takes none of this:
+ * its gets and puts are memcpy on the mapping, complete on return, so
+ * program order per target holds and a fence is a processor fence.
  */
 #include "xfer.h"
 #include "direct.h"
 #include "engine.h"
 #include "fatal.h"
+#include "node.h"
 #include "segment.h"
 
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -28,6 +34,22 @@ void mupci_xfer_init(int threads)
     written = calloc((size_t)threads, 1);
     if (!written)
         mupci_fatal("out of memory");
+}
+
+/* Where [offset, ...) of `thread`'s segment is mapped here, or NULL. */
+static inline char *on_node(int thread, uint64_t offset)
+{
+    char *segment = mupci_node_segment(thread);
+    return segment ? segment + offset : NULL;
+}
+
+/* The handle of a non-blocking access that completed before it returned. */
+static uint64_t completed_handle(void)
+{
+    mupci_engine_lock();
+    uint64_t h = mupci_op_handle(mupci_op_alloc(0, NULL));
+    mupci_engine_unlock();
+    return h;
 }
 
 static void send_msg(int dest, int type, uint32_t op, uint64_t offset, uint64_t size,
@@ -82,6 +104,11 @@ static int goes_direct(int thread, size_t n)
 /* A blocking get takes the progress lock once: ask, wait, free the slot. */
 void mupci_xfer_get(void *dst, int thread, uint64_t offset, size_t n)
 {
+    const char *mapped = on_node(thread, offset);
+    if (mapped) {
+        memcpy(dst, mapped, n);
+        return;
+    }
     if (goes_direct(thread, n)) {
         mupci_direct_read(dst, thread, offset, n);
         return;
@@ -96,6 +123,11 @@ void mupci_xfer_get(void *dst, int thread, uint64_t offset, size_t n)
  * it waits in upc_sync. */
 uint64_t mupci_xfer_get_nb(void *dst, int thread, uint64_t offset, size_t n)
 {
+    const char *mapped = on_node(thread, offset);
+    if (mapped) {
+        memcpy(dst, mapped, n);
+        return completed_handle();
+    }
     int direct = goes_direct(thread, n);
     mupci_engine_lock();
     mupci_op_t *op;
@@ -142,6 +174,11 @@ static mupci_op_t *start_put(int thread, uint64_t offset, const void *src, size_
 
 void mupci_xfer_put(int thread, uint64_t offset, const void *src, size_t n)
 {
+    char *mapped = on_node(thread, offset);
+    if (mapped) {
+        memcpy(mapped, src, n);
+        return;
+    }
     mupci_op_t *op = start_put(thread, offset, src, n, 0);
     if (op)
         finish(op); /* large put: the source buffer is reusable after this */
@@ -149,12 +186,39 @@ void mupci_xfer_put(int thread, uint64_t offset, const void *src, size_t n)
 
 uint64_t mupci_xfer_put_nb(int thread, uint64_t offset, const void *src, size_t n)
 {
+    char *mapped = on_node(thread, offset);
+    if (mapped) {
+        memcpy(mapped, src, n);
+        return completed_handle();
+    }
     return mupci_op_handle(start_put(thread, offset, src, n, 1));
+}
+
+/* dst[i] = data[i] for each byte i of [0, n) whose mask bit is set. */
+static void apply_masked(unsigned char *dst, const uint64_t *mask, const unsigned char *data,
+                         size_t n)
+{
+    for (size_t w = 0; w < n / 64; w++) {
+        uint64_t bits = mask[w];
+        if (bits == ~(uint64_t)0) {
+            memcpy(dst + w * 64, data + w * 64, 64);
+            continue;
+        }
+        for (; bits != 0; bits &= bits - 1) {
+            int i = __builtin_ctzll(bits);
+            dst[w * 64 + (size_t)i] = data[w * 64 + (size_t)i];
+        }
+    }
 }
 
 void mupci_xfer_put_masked(int thread, uint64_t offset, const void *src, const uint64_t *mask,
                            size_t n)
 {
+    char *mapped = on_node(thread, offset);
+    if (mapped) {
+        apply_masked((unsigned char *)mapped, mask, src, n);
+        return;
+    }
     /* Pieces of whole 64-byte words, each mask and data inline in one message. */
     size_t words_per_msg = mupci_engine_inline_max() / (64 + sizeof(uint64_t));
     unsigned char buf[MUPCI_MASKED_PIECE_WORDS * (64 + sizeof(uint64_t))];
@@ -174,6 +238,11 @@ void mupci_xfer_put_masked(int thread, uint64_t offset, const void *src, const u
 
 void mupci_xfer_memset(int thread, uint64_t offset, int c, size_t n)
 {
+    char *mapped = on_node(thread, offset);
+    if (mapped) {
+        memset(mapped, c, n);
+        return;
+    }
     mupci_engine_lock();
     written[thread] = 1;
     send_msg(thread, MUPCI_MSG_MEMSET, (uint32_t)(unsigned char)c, offset, n, NULL, 0);
@@ -182,6 +251,11 @@ void mupci_xfer_memset(int thread, uint64_t offset, int c, size_t n)
 
 uint64_t mupci_xfer_memset_nb(int thread, uint64_t offset, int c, size_t n)
 {
+    char *mapped = on_node(thread, offset);
+    if (mapped) {
+        memset(mapped, c, n);
+        return completed_handle();
+    }
     mupci_engine_lock();
     written[thread] = 1;
     send_msg(thread, MUPCI_MSG_MEMSET, (uint32_t)(unsigned char)c, offset, n, NULL, 0);
@@ -195,6 +269,11 @@ uint64_t mupci_xfer_memset_nb(int thread, uint64_t offset, int c, size_t n)
 void mupci_xfer_copy(int dst_thread, uint64_t dst_offset, int src_thread, uint64_t src_offset,
                      size_t n)
 {
+    char *to = on_node(dst_thread, dst_offset), *from = on_node(src_thread, src_offset);
+    if (to && from) {
+        memmove(to, from, n);
+        return;
+    }
     /* Third-party copy through a bounce buffer, one piece at a time. */
     size_t piece = n < ((size_t)1 << 20) ? n : ((size_t)1 << 20);
     char *bounce = malloc(piece ? piece : 1);
@@ -230,6 +309,10 @@ int mupci_xfer_sync(uint64_t handle, int wait)
 
 void mupci_xfer_fence(void)
 {
+    /* the stores to mapped segments, and the loads after the fence */
+    atomic_thread_fence(memory_order_seq_cst);
+    if (mupci_node_all_mapped())
+        return; /* every access is a load or a store: nothing in flight */
     mupci_engine_lock();
     int targets = 0;
     for (int t = 0; t < nthreads; t++)
@@ -302,20 +385,12 @@ void mupci_handle_PUT_MASKED(int src, const mupci_msg_t *m, const void *payload,
 {
     check_incoming(src, m);
     size_t words = (size_t)m->size / 64;
-    const unsigned char *data = (const unsigned char *)payload + words * sizeof(uint64_t);
-    unsigned char *dst = mupci_segment_addr(m->offset);
-    for (size_t w = 0; w < words; w++) {
-        uint64_t bits;
-        memcpy(&bits, (const unsigned char *)payload + w * sizeof bits, sizeof bits);
-        if (bits == ~(uint64_t)0) {
-            memcpy(dst + w * 64, data + w * 64, 64);
-            continue;
-        }
-        for (; bits != 0; bits &= bits - 1) {
-            int i = __builtin_ctzll(bits);
-            dst[w * 64 + (size_t)i] = data[w * 64 + (size_t)i];
-        }
-    }
+    uint64_t mask[MUPCI_MASKED_PIECE_WORDS];
+    if (words > MUPCI_MASKED_PIECE_WORDS)
+        mupci_fatal("internal error: masked put of %zu words from thread %d", words, src);
+    memcpy(mask, payload, words * sizeof(uint64_t)); /* the payload may be unaligned */
+    apply_masked(mupci_segment_addr(m->offset), mask,
+                 (const unsigned char *)payload + words * sizeof(uint64_t), (size_t)m->size);
 }
 
 void mupci_handle_MEMSET(int src, const mupci_msg_t *m, const void *payload, size_t len)

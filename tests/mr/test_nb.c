@@ -119,6 +119,16 @@ static void attempt_before_completion(int next)
     free(buf);
 }
 
+/* A thread of this node (shm): the copy is a memcpy, done on return. */
+static void on_node_completes_at_once(int next)
+{
+    char *buf = malloc(BYTES);
+    upc_handle_t h = upc_memget_nb(buf, at(next, 0), BYTES);
+    CHECK(upc_sync_attempt(h) == 1, "an on-node get is complete when upc_memget_nb returns");
+    CHECK(buf[BYTES - 1] == byte_of(next, BYTES - 1), "on-node get's last byte");
+    free(buf);
+}
+
 static void ticks_and_casts(int next)
 {
     upc_tick_t t0 = upc_ticks_now();
@@ -129,8 +139,25 @@ static void ticks_and_casts(int next)
     CHECK(upc_cast(at(MYTHREAD, 3)) == (char *)mupc_local_addr(at(MYTHREAD, 0)) + 3, "own cast");
     CHECK(upc_thread_info((size_t)MYTHREAD).guaranteedCastable == UPC_CASTABLE_ALL, "own info");
     if (THREADS > 1) {
-        CHECK(upc_cast(at(next, 0)) == NULL, "another thread's data is not castable");
-        CHECK(upc_thread_info((size_t)next).probablyCastable == 0, "others' info");
+        /* castable exactly when on this node with shm (never with shm = off,
+         * or across simulated nodes); a cast pointer sees the shared bytes */
+        int castable = upc_thread_info((size_t)next).guaranteedCastable == UPC_CASTABLE_ALL;
+        const char *expect = getenv("MUPC_TEST_EXPECT_CASTABLE");
+        if (expect)
+            CHECK(castable == atoi(expect), "others' info as the layout says");
+        char *theirs = upc_cast(at(next, 3));
+        CHECK((theirs != NULL) == castable, "a cast works exactly when the info says so");
+        /* every thread stores through its cast pointer into the next
+         * thread's byte 3 (the last data use of `data` is done) */
+        upc_barrier();
+        if (theirs)
+            *theirs = (char)('a' + MYTHREAD);
+        upc_barrier();
+        int prev = (MYTHREAD + THREADS - 1) % THREADS; /* on my node iff I am on its */
+        if (upc_cast(at(prev, 0)))
+            CHECK(*(volatile char *)upc_cast(at(MYTHREAD, 3)) ==
+                      (char)('a' + (MYTHREAD + THREADS - 1) % THREADS),
+                  "a store through a cast pointer lands in the owner's shared byte");
     }
 #if !defined(__UPC_NB__) || !defined(__UPC_COLLECTIVE__) || !defined(__UPC_TICK__) ||        \
     !defined(__UPC_CASTABLE__) || !defined(__UPC_ATOMIC__) || !defined(__UPC_PUPC__)
@@ -145,8 +172,10 @@ int main(void)
     upc_barrier();
     explicit_handles(next, prev);
     implicit_handles(next);
-    if (THREADS > 1)
+    if (THREADS > 1 && !upc_thread_info((size_t)next).guaranteedCastable)
         attempt_before_completion(next);
+    if (THREADS > 1 && upc_thread_info((size_t)next).guaranteedCastable)
+        on_node_completes_at_once(next);
     ticks_and_casts(next);
     upc_barrier();
     if (MYTHREAD == 0)

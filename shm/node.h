@@ -1,0 +1,63 @@
+/*
+ * node.h -- which UPC threads share a node, and this process's mappings of
+ * their shared segments (on-node shared memory, README "Running on a
+ * cluster").
+ *
+ * Every thread's segment lives in a memfd (segment.c); the threads of one
+ * node open each other's through /proc/PID/fd and map them, so an access
+ * to a thread of the same node is a load or a store.  Node locality is a
+ * property of each target thread, decided once at start-up; everything
+ * that crosses nodes keeps the message engine.
+ *
+ * A "node" here is a real node (MPI_COMM_TYPE_SHARED) cut into the pretend
+ * nodes of simulate_nodes; threads of different pretend nodes never use
+ * each other's memory.  With shm = off every thread is a node of its own
+ * as far as mappings go (mupci_node_segment is NULL for every other
+ * thread), but mupci_node_of still tells the real layout.
+ */
+#ifndef MUPCI_NODE_H
+#define MUPCI_NODE_H
+
+#include <stddef.h>
+#include <stdio.h>
+
+/* Bytes past the end of each segment's memfd holding the thread's control
+ * block: words other threads of the node poll (the on-node barrier). */
+#define MUPCI_NODE_CTL_BYTES 4096
+
+/* segment[t]: thread t's segment as mapped in this process (this thread's
+ * own included), or NULL when accesses to t are messages. */
+extern char **mupci_node_segments;
+
+/* Collective, after the segment is mapped: find the layout, map the
+ * segments of this node's threads.  Falls back to messages for the whole
+ * node (reported by mupci_node_describe) when any mapping fails. */
+void mupci_node_init(int shm, int simulate_nodes, int mythread, int threads);
+void mupci_node_finalize(void);
+
+static inline char *mupci_node_segment(int thread) { return mupci_node_segments[thread]; }
+
+/* The node of `thread` (0 .. mupci_node_count()-1, numbered in order of
+ * their lowest thread) and how many nodes the job spans. */
+int mupci_node_of(int thread);
+int mupci_node_count(void);
+/* The threads whose segments this process maps, this one included, in
+ * increasing order (just this thread with shm off): the on-node barrier's
+ * group.  members[0] leads it. */
+const int *mupci_node_group(int *count);
+/* 1 when every thread of the job is mapped here (one node, shm on). */
+int mupci_node_all_mapped(void);
+/* The control block of a thread of this node's group. */
+void *mupci_node_ctl(int thread);
+
+/* One line per node: "node 0: threads 0-1 (shared memory)"; thread 0 of
+ * the job calls it for `verbose` and mupc-nodes prints it. */
+void mupci_node_describe(FILE *out);
+
+/* Pure: the node of each thread.  real[t] is equal for threads on one
+ * real node; simulate > 1 also cuts the threads into that many
+ * consecutive blocks (thread t in block t * simulate / threads).  Nodes
+ * are numbered in order of their lowest thread.  Returns the node count. */
+int mupci_node_layout(const int *real, int threads, int simulate, int *node_of);
+
+#endif
