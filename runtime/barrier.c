@@ -19,13 +19,27 @@
  * means a thread skipped a barrier (or made an extra one): every thread
  * learns it from DOWN and the job ends with where the waiting thread is,
  * instead of releasing a user barrier with a thread that has left main.
+ *
+ * Hierarchical with on-node shared memory (shm, node.h): the threads of a
+ * node group do not send messages.  Each member notifies by writing its
+ * record and epoch into its control block; the group's leader (its lowest
+ * thread) merges them, takes part in the tree, which spans only leaders,
+ * on the group's behalf, and publishes the release and result in its own
+ * control block, which the members poll.  A member never needs the
+ * leader's pthreads to act for it beyond that, and polls through
+ * mupci_engine_wait, so an oversubscribed node yields instead of
+ * spinning.  With shm off every thread is a group of one: the tree spans
+ * all threads, as before.
  */
 #include "barrier.h"
 #include "engine.h"
 #include "fatal.h"
 #include "gasp_hooks.h"
+#include "node.h"
 #include "rcache.h"
 
+#include <stdatomic.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -37,6 +51,7 @@ typedef struct name_info {
 } name_info_t;
 
 typedef struct phase_state {
+    int members_in; /* leader: every member of the group has arrived */
     int children_arrived;
     int self_arrived;
     int sent_up;
@@ -51,14 +66,42 @@ static int notified;     /* between notify and wait */
 static name_info_t mine; /* this thread's notify */
 static int me, nthreads, parent, nchildren, children[2];
 
+/* In the control block of each thread of a group (node.h). */
+typedef struct node_slot {
+    _Atomic uint64_t arrived;  /* member: the last epoch it notified */
+    _Atomic uint64_t released; /* leader: the last epoch it released */
+    name_info_t info[2];       /* member: its notify, per epoch parity */
+    name_info_t result[2];     /* leader: the merged result, per parity */
+} node_slot_t;
+
+_Static_assert(sizeof(node_slot_t) <= MUPCI_NODE_CTL_BYTES - 64, "control block too small");
+
+static const int *group; /* this thread's node group; group[0] leads it */
+static int group_size;
+
+static node_slot_t *slot_of(int thread) { return mupci_node_ctl(thread); }
+static int is_member(void) { return group[0] != me; }
+
 void mupci_barrier_init(int mythread, int threads)
 {
     me = mythread;
     nthreads = threads;
-    parent = me == 0 ? -1 : (me - 1) / 2;
+    group = mupci_node_group(&group_size);
+    /* the tree spans the groups' leaders, in thread order */
+    int *leaders = malloc((size_t)threads * sizeof *leaders), nleaders = 0, index = -1;
+    if (!leaders)
+        mupci_fatal("out of memory");
+    for (int t = 0; t < threads; t++)
+        if (mupci_node_leader(t) == t) {
+            if (t == me)
+                index = nleaders;
+            leaders[nleaders++] = t;
+        }
+    parent = index <= 0 ? -1 : leaders[(index - 1) / 2];
     nchildren = 0;
-    for (int c = 2 * me + 1; c <= 2 * me + 2 && c < threads; c++)
-        children[nchildren++] = c;
+    for (int c = 2 * index + 1; index >= 0 && c <= 2 * index + 2 && c < nleaders; c++)
+        children[nchildren++] = leaders[c];
+    free(leaders);
 }
 
 static name_info_t merge_names(name_info_t a, name_info_t b)
@@ -96,6 +139,28 @@ static void release(uint64_t ep, const name_info_t *info)
     ph->released = 1;
     for (int i = 0; i < nchildren; i++)
         send_info(children[i], MUPCI_MSG_BARRIER_DOWN, ep, info);
+    if (group_size > 1) {
+        node_slot_t *mine_slot = slot_of(me);
+        mine_slot->result[ep & 1] = *info;
+        atomic_store_explicit(&mine_slot->released, ep, memory_order_release);
+    }
+}
+
+/* Leader, lock held: have all members of the group notified epoch ep?
+ * Their records join the subtree's the first time the answer is yes.  A
+ * member cannot notify ep + 2 (and overwrite its record) before this
+ * leader releases ep + 1. */
+static int members_arrived(uint64_t ep, phase_state_t *ph)
+{
+    if (ph->members_in)
+        return 1;
+    for (int i = 1; i < group_size; i++)
+        if (atomic_load_explicit(&slot_of(group[i])->arrived, memory_order_acquire) < ep)
+            return 0;
+    for (int i = 1; i < group_size; i++)
+        ph->info = merge(ph->info, slot_of(group[i])->info[ep & 1]);
+    ph->members_in = 1;
+    return 1;
 }
 
 /* Lock held.  Pass the subtree's arrival up, or release from the root. */
@@ -103,6 +168,8 @@ static void try_advance(uint64_t ep)
 {
     phase_state_t *ph = &phases[ep & 1];
     if (!ph->self_arrived || ph->children_arrived < nchildren || ph->sent_up)
+        return;
+    if (!members_arrived(ep, ph))
         return;
     ph->sent_up = 1;
     if (parent < 0)
@@ -152,6 +219,14 @@ static void notify(int named, int value, int at_exit, const char *what, const ch
     mupci_fence(file, line);
     mine = (name_info_t){named != 0, value, me, 0, 0, 0, at_exit ? me + 1 : 0,
                          at_exit ? 0 : me + 1};
+    if (is_member()) {
+        epoch++;
+        node_slot_t *slot = slot_of(me);
+        slot->info[epoch & 1] = mine;
+        atomic_store_explicit(&slot->arrived, epoch, memory_order_release);
+        notified = 1;
+        return;
+    }
     mupci_engine_lock();
     epoch++;
     phase_state_t *ph = &phases[epoch & 1];
@@ -163,7 +238,35 @@ static void notify(int named, int value, int at_exit, const char *what, const ch
     notified = 1;
 }
 
-static int released(void *arg) { return phases[epoch & 1].released; }
+/* Leader: members arrive without a message, so look again while waiting. */
+static int released(void *arg)
+{
+    phase_state_t *ph = &phases[epoch & 1];
+    if (!ph->sent_up)
+        try_advance(epoch);
+    return ph->released;
+}
+
+static int leader_released(void *arg)
+{
+    return atomic_load_explicit(&slot_of(group[0])->released, memory_order_acquire) >= epoch;
+}
+
+/* The merged record of this epoch, once released. */
+static name_info_t wait_release(void)
+{
+    name_info_t result;
+    if (is_member()) {
+        mupci_engine_wait(leader_released, NULL);
+        return slot_of(group[0])->result[epoch & 1];
+    }
+    mupci_engine_wait(released, NULL);
+    mupci_engine_lock();
+    result = phases[epoch & 1].result;
+    memset(&phases[epoch & 1], 0, sizeof phases[0]);
+    mupci_engine_unlock();
+    return result;
+}
 
 static void report_mismatch(const name_info_t *r, const char *what, const char *file, int line)
 {
@@ -209,11 +312,7 @@ static void wait_phase(int named, int value, const char *what, const char *file,
         mupci_fatal_at(file, line,
                        "%s: upc_wait(%d) does not match this thread's upc_notify(%d)", what,
                        value, mine.value);
-    mupci_engine_wait(released, NULL);
-    mupci_engine_lock();
-    name_info_t result = phases[epoch & 1].result;
-    memset(&phases[epoch & 1], 0, sizeof phases[0]);
-    mupci_engine_unlock();
+    name_info_t result = wait_release();
     notified = 0;
     if (result.at_exit && result.in_barrier)
         report_exit(&result, what, file, line);

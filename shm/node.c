@@ -33,6 +33,7 @@ static int nthreads, me, nnodes;
 static int *node_of;      /* [thread] */
 static int *mapped_count; /* [thread]: the size of that thread's group */
 static int *group, group_size;
+static int *leader_of; /* [thread]: the lowest thread of its group */
 static char *fallback; /* why this node uses messages after all, or NULL */
 
 static int real_node_key(void)
@@ -142,6 +143,22 @@ static void *xcalloc(size_t n, size_t size)
     return p;
 }
 
+/* A group is a whole node or a single thread (node_agrees), so a thread
+ * leads its group when it is alone in it or the first of its node. */
+static void find_leaders(void)
+{
+    int *first = xcalloc((size_t)nnodes, sizeof *first);
+    for (int n = 0; n < nnodes; n++)
+        first[n] = -1;
+    leader_of = xcalloc((size_t)nthreads, sizeof *leader_of);
+    for (int t = 0; t < nthreads; t++) {
+        if (first[node_of[t]] < 0)
+            first[node_of[t]] = t;
+        leader_of[t] = mapped_count[t] > 1 ? first[node_of[t]] : t;
+    }
+    free(first);
+}
+
 void mupci_node_init(int shm, int simulate_nodes, int mythread, int threads)
 {
     me = mythread;
@@ -175,6 +192,7 @@ void mupci_node_init(int shm, int simulate_nodes, int mythread, int threads)
             group[group_size++] = t;
     mapped_count = xcalloc((size_t)threads, sizeof *mapped_count);
     MUPCI_MPI(MPI_Allgather(&group_size, 1, MPI_INT, mapped_count, 1, MPI_INT, mupci_comm));
+    find_leaders();
     if (fallback && group[0] == me)
         fprintf(stderr, "mupc: thread %d: node %d: its threads reach each other by messages, "
                 "not shared memory: %s (shm = off silences this)\n",
@@ -189,9 +207,10 @@ void mupci_node_finalize(void)
     free(node_of);
     free(mapped_count);
     free(group);
+    free(leader_of);
     free(fallback);
     mupci_node_segments = NULL;
-    node_of = mapped_count = group = NULL;
+    node_of = mapped_count = group = leader_of = NULL;
     fallback = NULL;
 }
 
@@ -204,6 +223,8 @@ const int *mupci_node_group(int *count)
     *count = group_size;
     return group;
 }
+
+int mupci_node_leader(int thread) { return leader_of[thread]; }
 
 int mupci_node_all_mapped(void) { return group_size == nthreads; }
 

@@ -45,6 +45,8 @@ int mupci_node_count(void);
  * increasing order (just this thread with shm off): the on-node barrier's
  * group.  members[0] leads it. */
 const int *mupci_node_group(int *count);
+/* The lowest thread of `thread`'s group (itself when it is alone). */
+int mupci_node_leader(int thread);
 /* 1 when every thread of the job is mapped here (one node, shm on). */
 int mupci_node_all_mapped(void);
 /* The control block of a thread of this node's group. */

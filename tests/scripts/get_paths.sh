@@ -4,17 +4,18 @@
 # message path (direct_gets = off, or a node whose kernel refuses
 # cross-memory attach).  Run the programs with large gets over the message
 # path too, and check what the runtime says about the path it took.
+# Threads whose segments are mapped (shm = on) need neither: shm = off here.
 . "$top_srcdir/tests/scripts/lib.sh"
 
 for n in 2 3; do
     for prog in test_access test_nb test_nonblocking; do
-        run $n 120 env MUPC_DIRECT_GETS=off "$top_builddir/tests/mr/$prog"
+        run $n 120 env MUPC_SHM=off MUPC_DIRECT_GETS=off "$top_builddir/tests/mr/$prog"
         expect_status "$prog, $n threads, direct_gets=off" 0
     done
-    run $n 60 env MUPC_DIRECT_GETS=off MUPC_VERBOSE=1 "$top_builddir/tests/mr/test_nb"
+    run $n 60 env MUPC_SHM=off MUPC_DIRECT_GETS=off MUPC_VERBOSE=1 "$top_builddir/tests/mr/test_nb"
     expect_output "direct_gets=off: no thread is read directly ($n threads)" \
         "thread 0 reads 0 of the other $((n - 1)) threads directly"
-    run $n 60 env MUPC_VERBOSE=1 "$top_builddir/tests/mr/test_nb"
+    run $n 60 env MUPC_SHM=off MUPC_VERBOSE=1 "$top_builddir/tests/mr/test_nb"
     if grep -q "the kernel refused cross-memory attach" "$out"; then
         # not a failure of ours: the message path serves them (tested above)
         ok "direct_gets=on: the kernel refuses cross-memory attach here; reported ($n threads)"

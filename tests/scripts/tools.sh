@@ -235,4 +235,69 @@ expect_status "mupcrun --set with an unknown key is refused" 2
 expect_output "and names the key and the known ones" "unknown key 'bogus_key'; known keys: segment_size"
 "$mupcrun" "$tmp/hello" > "$out" 2>&1; rc=$?
 expect_output "mupcrun without -n explains" "-n needs a positive number"
+
+# Launcher options mupcrun does not know go to the MPI launcher, before the
+# program, with their arguments.  A fake launcher prints the words it gets,
+# one a line: launched ARGS... runs mupcrun with it; expect_argv DESCRIPTION
+# WORDS... checks that it got exactly WORDS.
+cat > "$tmp/fake-mpirun" <<'FAKE'
+#!/bin/sh
+for a in "$@"; do printf '%s\n' "$a"; done
+FAKE
+chmod +x "$tmp/fake-mpirun"
+: > "$tmp/empty.conf"
+launched() { MUPCRUN_MPIRUN=$tmp/fake-mpirun "$mupcrun" "$@" > "$out" 2>&1; rc=$?; }
+expect_argv() {
+    desc=$1; shift
+    if [ "$rc" = 0 ] && [ "$(cat "$out")" = "$(printf '%s\n' "$@")" ]; then ok "$desc"
+    else fail "$desc: the launcher got [$(tr '\n' ' ' < "$out")] (status $rc), want [$*]"; fi
+}
+# passes DESCRIPTION N "OPTIONS" "PROGRAM ARGS": the launcher gets
+# -n N OPTIONS PROGRAM ARGS, whether -n N comes first or after OPTIONS (only
+# then does an option that eats too few or too many words show).
+passes() {
+    launched -n $2 $3 $4; expect_argv "$1" -n $2 $3 $4
+    launched $3 -n $2 $4; expect_argv "$1 (-n after it)" -n $2 $3 $4
+}
+passes "-f FILE goes to the launcher, before the program" 8 "-f hosts" "./prog a b"
+passes "-ppn N -hosts LIST go to the launcher" 8 "-ppn 4 -hosts a,b" ./prog
+passes "Open MPI's --hostfile FILE goes to the launcher" 4 "--hostfile h" ./prog
+passes "-genv NAME VALUE takes two words" 4 "-genv FOO 1" ./prog
+passes "-bind-to core goes to the launcher" 4 "-bind-to core" ./prog
+passes "Open MPI's --map-by, --bind-to, -x and --mca" 4 \
+    "--map-by ppr:2:node --bind-to core -x LD_LIBRARY_PATH --mca btl self" ./prog
+passes "flags go as one word each; the program's own options stay the program's" 2 \
+    "-l -verbose -prepend-rank" "./prog -f x"
+launched --set cache=off -f h --conf "$tmp/empty.conf" -np 2 -env A "b c" ./prog "d e"
+expect_argv "launcher options mix with mupcrun's own, in their order" -n 2 -f h -env A "b c" ./prog "d e"
+launched -n 2 --mpi-arg --sett --mpi-arg "a b" ./prog
+expect_argv "--mpi-arg WORD passes WORD as it is" -n 2 --sett "a b" ./prog
+launched -n 2 -f h -- -prog x
+expect_argv "-- ends the options" -n 2 -f h -prog x
+launched -n 2 -f
+expect_status "a launcher option without its argument is refused" 2
+expect_output "and says what it needs" "'-f' needs 1 argument"
+launched -n 2 --sett x=1 ./prog
+expect_status "mupcrun --sett is a typo, not a launcher option" 2
+expect_output "and the error names --set" "unknown option '--sett'; did you mean --set\?"
+launched -n 2 --show-confg ./prog
+expect_status "mupcrun --show-confg is refused" 2
+expect_output "and the error names --show-config" "did you mean --show-config\?"
+launched --cnf "$tmp/empty.conf" -n 2 ./prog
+expect_output "mupcrun --cnf: the error names --conf" "unknown option '--cnf'; did you mean --conf\?"
+"$mupcrun" --help > "$out" 2>&1; rc=$?
+expect_output "usage says where other options go" "^other options \(-f FILE, -ppn N, -hosts LIST, .*\) *$"
+expect_output "usage documents --mpi-arg" "^ +--mpi-arg WORD "
+# Through the real launcher: an option for it reaches it, and the program runs.
+if "$MPIRUN" --version 2>&1 | grep -q HYDRA; then
+    envopt="-genv MUPCRUN_PASSED yes" tagopt=-l tagged='^\[1\] hello from 1 of 2 got 0'
+else
+    envopt="-x MUPCRUN_PASSED=yes" tagopt=--tag-output tagged='^\[[0-9]+,1\]<stdout>: ?hello from 1 of 2 got 0'
+fi
+"$mupcrun" -n 2 $envopt sh -c 'echo "rank sees MUPCRUN_PASSED=$MUPCRUN_PASSED"' > "$out" 2>&1; rc=$?
+n=$(grep -c "^rank sees MUPCRUN_PASSED=yes$" "$out")
+if [ "$rc" = 0 ] && [ "$n" = 2 ]; then ok "the real launcher gets $envopt"; else fail "$envopt: $n of 2 ranks saw it (status $rc)"; fi
+"$mupcrun" -n 2 $tagopt "$tmp/hello" > "$out" 2>&1; rc=$?
+expect_status "mupcrun -n 2 $tagopt runs a program through the real launcher" 0
+expect_output "and the launcher tags its output" "$tagged"
 finish

@@ -150,7 +150,7 @@ int main(void)
 }
 UPC
 build ext # a UPC program including <mupc.h>
-MUPC_CACHE=on run 2 60 "$tmp/ext"
+MUPC_CACHE=on MUPC_SHM=off run 2 60 "$tmp/ext" # the cache serves other nodes only
 expect_output "and reads its cache counters" "^ext 0 1 1 1 1$"
 # Reaching the end of main returns 0 (C99 §5.1.2.2.3), also in a UPC program
 # whose last call left something else in the return register.
