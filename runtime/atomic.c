@@ -6,12 +6,19 @@
  * progress lock: requests from other threads in its ATOMIC handler, its
  * own directly.  One request, one reply carrying the old value (up to the
  * 16 bytes of a pointer-to-shared in the reply's two words).
+ *
+ * With every thread of the job on one node and sharing memory (shm), an
+ * operation on a value of at most 8 bytes is instead a processor atomic
+ * (compare-and-swap) on the mapping, by the calling thread.  The choice is
+ * made once for the job and the type size, so the two paths never meet on
+ * one domain: every domain spans all threads, and so do the MuPC calls.
  */
 #include "atomic_ops.h"
 #include "bounds.h"
 #include "engine.h"
 #include "fatal.h"
 #include "gasp_hooks.h"
+#include "node.h"
 #include "rcache.h"
 #include "rendezvous.h"
 #include "request.h"
@@ -48,11 +55,45 @@ void mupci_handle_ATOMIC(int src, const mupci_msg_t *m, const void *payload, siz
     mupci_reply(src, m->op, 0, old[0], old[1]);
 }
 
+static int processor_atomics(size_t n) { return n <= 8 && mupci_node_all_mapped(); }
+
+/* One compare-and-swap loop per word size: the new value is the one the
+ * target thread would compute (mupci_atomic_apply), so both paths give the
+ * same results for every type and operation, floats included.  A failed
+ * UPC_CSWAP stores the value it read: still one atomic read. */
+#define PROCESSOR_ATOMIC(U)                                                                \
+    do {                                                                                   \
+        U *word = (U *)addr, old = __atomic_load_n(word, __ATOMIC_SEQ_CST), value;         \
+        if (op != UPC_GET)                                                                 \
+            do {                                                                           \
+                U was;                                                                     \
+                value = old;                                                               \
+                mupci_atomic_apply(type, op, &value, op1, op2, &was);                      \
+            } while (!__atomic_compare_exchange_n(word, &old, value, 0, __ATOMIC_SEQ_CST,  \
+                                                  __ATOMIC_SEQ_CST));                      \
+        if (fetch)                                                                         \
+            memcpy(fetch, &old, sizeof old);                                               \
+    } while (0)
+
+static void processor_atomic(int type, int op, char *addr, size_t n, const void *op1,
+                             const void *op2, void *fetch)
+{
+    if (n == 4)
+        PROCESSOR_ATOMIC(uint32_t);
+    else
+        PROCESSOR_ATOMIC(uint64_t);
+}
+
 /* The operation itself; arguments already checked. */
 static void send_atomic(int type, int op, mupc_ptr_t target, const void *op1, const void *op2,
                         void *fetch)
 {
     size_t n = mupci_atomic_type_size(type);
+    if (processor_atomics(n)) {
+        processor_atomic(type, op, mupci_node_segment((int)target.thread) + target.addr, n, op1,
+                         op2, fetch);
+        return;
+    }
     char operands[32] = {0}; /* two values of at most 16 bytes */
     if (op1)
         memcpy(operands, op1, n);
@@ -236,7 +277,8 @@ void mupc_atomic_pts(mupc_ptr_t domain, void *fetch, upc_op_t op, mupc_ptr_t tar
 int upc_atomic_isfast(upc_type_t type, upc_op_t ops, mupc_ptr_t addr)
 {
     (void)ops;
-    return mupci_atomic_type_size(type) != 0 && addr.thread == (uint32_t)mupc_mythread;
+    size_t n = mupci_atomic_type_size(type);
+    return n != 0 && (processor_atomics(n) || addr.thread == (uint32_t)mupc_mythread);
 }
 
 /* ---- MuPC style ---- */

@@ -6,6 +6,7 @@
  */
 #include "check.h"
 #include <upc_atomic.h>
+#include <upc_castable.h>
 
 #define N 400
 
@@ -107,6 +108,14 @@ int main(void)
     mupc_ptr_t final = MUPC_GET(pts, MUPC_ELEM(pcell, host));
     CHECK(!mupc_ptr_is_null(final) && upc_threadof(final) < (size_t)THREADS, "pts CSWAP result");
     CHECK_EQ_LL(upc_atomic_isfast(UPC_INT64, UPC_ADD, cell(MYTHREAD, 0)), 1);
+    /* processor atomics exactly when every thread shares this node's
+     * memory, and only up to 8 bytes (a pointer-to-shared is 16) */
+    int one_node = 1;
+    for (int t = 0; t < THREADS; t++)
+        one_node &= upc_thread_info((size_t)t).guaranteedCastable == UPC_CASTABLE_ALL;
+    int next = (MYTHREAD + 1) % THREADS;
+    CHECK_EQ_LL(upc_atomic_isfast(UPC_INT64, UPC_ADD, cell(next, 0)), one_node);
+    CHECK_EQ_LL(upc_atomic_isfast(UPC_PTS, UPC_SET, cell(next, 0)), THREADS == 1);
     upc_barrier();
     upc_all_atomicdomain_free(d64);
     upc_all_atomicdomain_free(dd);
