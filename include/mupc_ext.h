@@ -49,6 +49,16 @@ int mupc_cache_geometry(mupc_cache_geometry_t *geometry);
 /* Size in bytes of every thread's shared segment (key segment_size). */
 size_t mupc_segment_size(void);
 
+/* The node layout (keys shm, simulate_nodes): how many nodes the job
+ * spans (pretend nodes included), the node of a thread (0 .., numbered in
+ * order of their lowest thread), and one line per node
+ * ("mupc: node 0: threads 0-3 (shared memory)") to `out` (a FILE *).
+ * Threads whose segments this one maps are those upc_thread_info reports
+ * castable. */
+int mupc_node_count(void);
+int mupc_node_of(int thread);
+void mupc_describe_nodes(void *out);
+
 #ifdef __cplusplus
 }
 #endif

@@ -5,6 +5,7 @@
 #include "node.h"
 #include "engine.h"
 #include "fatal.h"
+#include "mupc_ext.h"
 #include "segment.h"
 
 #include <errno.h>
@@ -273,3 +274,11 @@ void mupci_node_describe(FILE *out)
             fprintf(out, " (messages)\n");
     }
 }
+
+/* ---- public (mupc_ext.h) ---- */
+
+int mupc_node_count(void) { return nnodes; }
+
+int mupc_node_of(int thread) { return thread >= 0 && thread < nthreads ? node_of[thread] : -1; }
+
+void mupc_describe_nodes(void *out) { mupci_node_describe(out); }
