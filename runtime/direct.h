@@ -16,6 +16,10 @@
  * large on-node messages; the runtime's probe at start-up falls back to the
  * message path wherever the kernel refuses it (ptrace restrictions).
  *
+ * With shm = on, threads whose segments are mapped (shm/node.h) need no
+ * kernel call at all: this path serves the node's threads only when shm is
+ * off or the node fell back to messages.
+ *
  * Only reads take this path, and only when this thread has no unfenced
  * puts to the target (xfer.c checks): the message path orders a thread's
  * own put before its later get, and a direct read would overtake it.
