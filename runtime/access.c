@@ -16,6 +16,7 @@
 #include "segment.h"
 #include "xfer.h"
 
+#include <stdatomic.h>
 #include <string.h>
 
 static void range_error(const char *what, mupc_ptr_t p, size_t n, const char *file, int line)
@@ -116,9 +117,11 @@ MUPCI_ACCESS_INLINE void access_get(void *dst, mupc_ptr_t src, size_t n, int str
     if (strict)
         mupci_fence(file, line);
     const char *segment = mupci_node_segment((int)src.thread); /* this node's, or NULL */
-    if (segment)
+    if (segment) {
         memcpy(dst, segment + src.addr, n);
-    else if (!strict && mupci_rcache_serves(n))
+        if (strict) /* later accesses stay after it (other processes write here) */
+            atomic_thread_fence(memory_order_seq_cst);
+    } else if (!strict && mupci_rcache_serves(n))
         mupci_rcache_get(dst, (int)src.thread, src.addr, n, file, line);
     else
         uncached_get(dst, src, n);
@@ -140,9 +143,13 @@ MUPCI_ACCESS_INLINE void access_put(mupc_ptr_t dst, const void *src, size_t n, i
         mupci_rcache_put((int)dst.thread, dst.addr, src, n, file, line);
     else
         uncached_put(dst, src, n);
+    /* A strict write is complete before the next access: on the node (this
+     * thread's own segment included, which other processes read directly)
+     * a processor fence keeps the store before later loads. */
     if (strict && !local)
-        mupci_xfer_fence(); /* a strict write is complete before the next access (on the
-                             * node: a processor fence) */
+        mupci_xfer_fence();
+    else if (strict)
+        atomic_thread_fence(memory_order_seq_cst);
     MUPCI_GASP_EVENT(GASP_UPC_PUT, GASP_END, local, file, line, !strict, &dst, src, n);
 }
 

@@ -238,7 +238,23 @@ static void notify(int named, int value, int at_exit, const char *what, const ch
     notified = 1;
 }
 
-/* Leader: members arrive without a message, so look again while waiting. */
+/* Progress lock held, every progress pass (engine.c): members arrive
+ * without a message, so a leader between its notify and its wait (in user
+ * code, perhaps spinning on a strict flag a member sets after its wait)
+ * must still notice them: its communication pthread passes the node's
+ * arrival on, or releases the node, meanwhile. */
+int mupci_barrier_progress(void)
+{
+    if (group_size < 2 || is_member())
+        return 0;
+    phase_state_t *ph = &phases[epoch & 1];
+    if (!ph->self_arrived || ph->sent_up)
+        return 0;
+    try_advance(epoch);
+    return ph->sent_up;
+}
+
+/* Leader: look again while waiting (the same as a progress pass). */
 static int released(void *arg)
 {
     phase_state_t *ph = &phases[epoch & 1];

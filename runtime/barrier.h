@@ -7,6 +7,10 @@
 
 void mupci_barrier_init(int mythread, int threads);
 
+/* Progress lock held, from every progress pass: a node leader notices its
+ * members' arrivals (shm).  Returns 1 if that moved the barrier on. */
+int mupci_barrier_progress(void);
+
 /* The runtime's own barriers (start-up, collective exit): no GASP events. */
 void mupci_barrier_internal(const char *what, const char *file, int line);
 

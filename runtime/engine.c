@@ -5,6 +5,7 @@
  */
 #include "engine.h"
 #include "backoff.h"
+#include "barrier.h"
 #include "direct.h"
 #include "fatal.h"
 
@@ -442,6 +443,7 @@ int mupci_engine_progress(int flush_everything)
     int work = poll_incoming();
     work += poll_data_recvs();
     work += mupci_direct_progress(cfg->fragment_size);
+    work += mupci_barrier_progress();
     progress_depth--;
     flush_after_pass(flush_everything);
     work += poll_sends();

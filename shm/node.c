@@ -23,6 +23,8 @@ typedef struct {
     uint64_t bytes; /* segment size */
     int32_t fd;     /* its memfd, or -1 */
     int32_t real;   /* lowest rank on its real node */
+    int32_t shm, simulate_nodes; /* its settings */
+    int32_t unused;
 } card_t;
 
 /* Offset of the users' part of a control block: the first word is the
@@ -47,15 +49,24 @@ static int real_node_key(void)
     return leader;
 }
 
-static void check_sizes(const card_t *cards)
+/* Settings every thread must share: the layout is computed by each. */
+static void check_same_settings(const card_t *cards)
 {
-    for (int t = 1; t < nthreads; t++)
+    for (int t = 1; t < nthreads; t++) {
+        if (cards[t].shm != cards[0].shm || cards[t].simulate_nodes != cards[0].simulate_nodes)
+            mupci_fatal_plain("the node settings differ between threads: thread 0 has shm = %s, "
+                              "simulate_nodes = %d, thread %d shm = %s, simulate_nodes = %d; "
+                              "give every thread the same mupc.conf and MUPC_SHM, "
+                              "MUPC_SIMULATE_NODES",
+                              cards[0].shm ? "on" : "off", cards[0].simulate_nodes, t,
+                              cards[t].shm ? "on" : "off", cards[t].simulate_nodes);
         if (cards[t].bytes != cards[0].bytes)
             mupci_fatal_plain("segment_size differs between threads: thread 0 has %llu bytes, "
                               "thread %d %llu; give every thread the same mupc.conf and "
                               "MUPC_SEGMENT_SIZE",
                               (unsigned long long)cards[0].bytes, t,
                               (unsigned long long)cards[t].bytes);
+    }
 }
 
 static void note_fallback(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
@@ -160,16 +171,24 @@ static void find_leaders(void)
     free(first);
 }
 
+static int first_of_node(int n)
+{
+    int t = 0;
+    while (node_of[t] != n)
+        t++;
+    return t;
+}
+
 void mupci_node_init(int shm, int simulate_nodes, int mythread, int threads)
 {
     me = mythread;
     nthreads = threads;
     card_t mine = {(int64_t)getpid(), (uint64_t)mupci_segment_bytes, mupci_segment_fd,
-                   real_node_key()};
+                   real_node_key(), shm, simulate_nodes, 0};
     card_t *cards = xcalloc((size_t)threads, sizeof *cards);
     MUPCI_MPI(MPI_Allgather(&mine, (int)sizeof mine, MPI_BYTE, cards, (int)sizeof mine,
                             MPI_BYTE, mupci_comm));
-    check_sizes(cards);
+    check_same_settings(cards);
     int *real = xcalloc((size_t)threads, sizeof *real);
     for (int t = 0; t < threads; t++)
         real[t] = cards[t].real;
@@ -194,7 +213,7 @@ void mupci_node_init(int shm, int simulate_nodes, int mythread, int threads)
     mapped_count = xcalloc((size_t)threads, sizeof *mapped_count);
     MUPCI_MPI(MPI_Allgather(&group_size, 1, MPI_INT, mapped_count, 1, MPI_INT, mupci_comm));
     find_leaders();
-    if (fallback && group[0] == me)
+    if (fallback && first_of_node(node_of[me]) == me) /* one report per node */
         fprintf(stderr, "mupc: thread %d: node %d: its threads reach each other by messages, "
                 "not shared memory: %s (shm = off silences this)\n",
                 me, node_of[me], fallback);
@@ -259,9 +278,7 @@ static void print_threads(FILE *out, int n)
 void mupci_node_describe(FILE *out)
 {
     for (int n = 0; n < nnodes; n++) {
-        int first = 0, size = 0;
-        while (node_of[first] != n)
-            first++;
+        int first = first_of_node(n), size = 0;
         for (int t = 0; t < nthreads; t++)
             size += node_of[t] == n;
         fprintf(out, "mupc: node %d: thread%s ", n, size > 1 ? "s" : "");

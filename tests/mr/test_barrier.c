@@ -1,6 +1,7 @@
 /*
  * test_barrier.c -- barriers under skew: anonymous, named, mixed, split
- * phase with work in between, and the fence every barrier implies.
+ * phase with work in between, and the fence every barrier implies; a
+ * thread computing between notify and wait while the others' waits finish.
  */
 #include "check.h"
 
@@ -56,6 +57,26 @@ int main(void)
     upc_fence;
     CHECK(MUPC_GET_STRICT(long, MUPC_ELEM(counter, 2 * ((MYTHREAD + 1) % THREADS) + 1)) == -7,
           "fence");
+    upc_barrier();
+    /* 4. Between its notify and its wait, thread 0 (a node's leader with
+     *    shm) waits for a strict flag the last thread sets after its own
+     *    wait: legal, since every thread has notified (UPC 1.3 §6.6.1), so
+     *    the other threads' waits must complete while thread 0 computes. */
+    mupc_ptr_t flag = MUPC_ELEM(counter, 0);
+    if (MYTHREAD == 0)
+        MUPC_PUT_STRICT(long, flag, 0);
+    upc_barrier();
+    for (int r = 0; r < 20 && THREADS > 1; r++) {
+        upc_notify();
+        if (MYTHREAD == 0) {
+            while (MUPC_GET_STRICT(long, flag) != r + 1)
+                ;
+        }
+        upc_wait();
+        if (MYTHREAD == THREADS - 1)
+            MUPC_PUT_STRICT(long, flag, r + 1);
+        upc_barrier();
+    }
     upc_barrier();
     if (MYTHREAD == 0)
         printf("test_barrier: %d threads OK\n", THREADS);

@@ -46,6 +46,20 @@ run 2 60 env MUPC_SHM=maybe "$top_builddir/tests/mr/test_barrier"
 expect_failure "shm = maybe is refused"
 expect_output "and the message names the key" "MUPC_SHM: "
 
+# threads given different node settings (MPMD launch, one environment
+# each): refused at start-up instead of computing two layouts
+prog=$top_builddir/tests/mr/test_barrier
+out_mpmd=$(timeout -k 5 60 "$MPIRUN" -n 1 env MUPC_SHM=on "$prog" : -n 1 env MUPC_SHM=off "$prog" 2>&1)
+rc=$?
+printf '%s\n' "$out_mpmd" > "$out"
+if printf '%s\n' "$out_mpmd" | grep -q "proxy.*error\|unrecognized argument"; then
+    ok "the launcher cannot start two programs (MPMD ':'); not checked"
+else
+    expect_failure "shm = on on one thread and off on another is refused"
+    expect_output "and the message names both settings" \
+        "node settings differ between threads: thread 0 has shm = on, simulate_nodes = 1, thread 1 shm = off"
+fi
+
 # a named-barrier mismatch is caught by the on-node barrier (one node),
 # across nodes, and between a node's leader and its members
 prog=$top_builddir/tests/mr/misuse
