@@ -74,7 +74,7 @@ typedef struct node_slot {
     name_info_t result[2];     /* leader: the merged result, per parity */
 } node_slot_t;
 
-_Static_assert(sizeof(node_slot_t) <= MUPCI_NODE_CTL_BYTES - 64, "control block too small");
+_Static_assert(sizeof(node_slot_t) <= 4096 - 64, "control block page too small");
 
 static const int *group; /* this thread's node group; group[0] leads it */
 static int group_size;

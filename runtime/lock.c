@@ -14,15 +14,29 @@
  * has acknowledged -- before UNLOCK leaves, so the next holder sees the
  * critical section's writes.  Each thread also remembers which locks it
  * holds, so misuse is reported at the caller's file and line.
+ *
+ * On one node (shm, every thread of the job mapped here), the first
+ * MUPCI_NODE_LOCK_SLOTS locks a thread hosts are ticket locks in its
+ * control block instead (node.h): acquire takes a ticket with one
+ * fetch-and-add and waits for it to be served, release serves the next
+ * ticket.  Tickets are served in the order they were taken, so the locks
+ * stay FIFO-fair; release fences before serving the next ticket, and
+ * acquire reads the ticket with acquire ordering, so the next holder sees
+ * the critical section's writes.  Which path a lock takes depends only on
+ * the job and its slot, so every thread uses the same one.  The host still
+ * owns the slot (allocation, generation, free), and each thread still
+ * checks its own misuse.
  */
 #include "lock.h"
 #include "engine.h"
 #include "fatal.h"
 #include "gasp_hooks.h"
+#include "node.h"
 #include "rcache.h"
 #include "rendezvous.h"
 #include "request.h"
 
+#include <stdatomic.h>
 #include <stdlib.h>
 
 #define LOCK_TAG 0x4c4f434bu /* "LOCK" in the phase field of a handle */
@@ -41,6 +55,25 @@ typedef struct lock_rec {
     int holder; /* -1: free */
     waiter_t *head, *tail;
 } lock_rec_t;
+
+/* An on-node lock, in its host's control block. */
+typedef struct shm_lock {
+    _Atomic uint32_t next;       /* tickets taken */
+    _Atomic uint32_t serving;    /* the ticket that holds the lock */
+    _Atomic uint32_t generation; /* the slot's, as the host's table has it */
+    _Atomic int32_t holder;      /* -1: free */
+} shm_lock_t;
+
+_Static_assert(sizeof(shm_lock_t) == 16, "lock records are 16 bytes (node.h)");
+
+/* The record of slot `slot` hosted by `host`, or NULL when that lock takes
+ * the message path. */
+static shm_lock_t *shm_record(int host, uint32_t slot)
+{
+    if (slot >= MUPCI_NODE_LOCK_SLOTS || !mupci_node_all_mapped())
+        return NULL;
+    return (shm_lock_t *)mupci_node_lock_records(host) + slot;
+}
 
 static lock_rec_t *table; /* locks this thread hosts */
 static uint32_t table_len, table_cap;
@@ -97,6 +130,13 @@ static uint64_t new_lock_locked(void)
     l->in_use = 1;
     l->holder = -1;
     l->head = l->tail = NULL;
+    shm_lock_t *rec = shm_record(mupc_mythread, slot);
+    if (rec) { /* published to other threads with the handle, after a fence */
+        atomic_store(&rec->next, 0);
+        atomic_store(&rec->serving, 0);
+        atomic_store(&rec->holder, -1);
+        atomic_store(&rec->generation, l->generation);
+    }
     return ((uint64_t)l->generation << 32) | slot;
 }
 
@@ -156,6 +196,16 @@ void mupci_handle_LOCK_FREE(int src, const mupci_msg_t *m, const void *payload, 
     if (!l) {
         mupci_reply(src, m->op, LOCK_STALE, 0, 0);
         return;
+    }
+    shm_lock_t *rec = shm_record(mupc_mythread, (uint32_t)m->offset);
+    if (rec) {
+        uint32_t taken = atomic_load(&rec->next), served = atomic_load(&rec->serving);
+        if (taken != served) {
+            mupci_reply(src, m->op, taken - served > 1 ? LOCK_QUEUED_BUSY : LOCK_HELD,
+                        (uint64_t)atomic_load(&rec->holder), 0);
+            return;
+        }
+        atomic_store(&rec->generation, l->generation + 1); /* stale handles are caught */
     }
     if (l->holder >= 0) {
         mupci_reply(src, m->op, l->head ? LOCK_QUEUED_BUSY : LOCK_HELD, (uint64_t)l->holder, 0);
@@ -264,6 +314,36 @@ void mupc_all_lock_free(mupc_lock_t l, const char *file, int line)
     MUPCI_GASP_EVENT(GASP_UPC_LOCK_FREE, GASP_END, 0, file, line, &l);
 }
 
+typedef struct ticket_wait {
+    shm_lock_t *rec;
+    uint32_t ticket;
+} ticket_wait_t;
+
+static int ticket_served(void *arg)
+{
+    const ticket_wait_t *w = arg;
+    return atomic_load_explicit(&w->rec->serving, memory_order_acquire) == w->ticket;
+}
+
+/* Take a ticket and wait for it (waiting drives progress and yields like
+ * every other wait), or, for upc_lock_attempt, take one only if it would be
+ * served at once. */
+static int shm_acquire(shm_lock_t *rec, int attempt)
+{
+    if (attempt) {
+        uint32_t served = atomic_load_explicit(&rec->serving, memory_order_acquire);
+        uint32_t expected = served;
+        if (!atomic_compare_exchange_strong(&rec->next, &expected, served + 1))
+            return LOCK_DENIED;
+    } else {
+        ticket_wait_t w = {rec, atomic_fetch_add(&rec->next, 1)};
+        if (!ticket_served(&w))
+            mupci_engine_wait(ticket_served, &w);
+    }
+    atomic_store(&rec->holder, mupc_mythread);
+    return LOCK_GRANTED;
+}
+
 /* Ask the host; returns LOCK_GRANTED or LOCK_DENIED. */
 static int acquire(const char *what, mupc_lock_t l, int attempt, const char *file, int line)
 {
@@ -274,9 +354,16 @@ static int acquire(const char *what, mupc_lock_t l, int attempt, const char *fil
                        "not recursive, so this would wait forever",
                        what, l.thread);
     mupci_fence(file, line); /* acquire is a consistency point */
-    mupci_msg_t m = {MUPCI_MSG_LOCK, (uint16_t)attempt, 0, l.addr, 0};
+    shm_lock_t *rec = shm_record((int)l.thread, (uint32_t)l.addr);
     mupci_reply_t r;
-    mupci_request((int)l.thread, &m, NULL, 0, &r);
+    if (rec) {
+        if (atomic_load(&rec->generation) != (uint32_t)(l.addr >> 32))
+            stale(what, l, file, line);
+        r.status = shm_acquire(rec, attempt);
+    } else {
+        mupci_msg_t m = {MUPCI_MSG_LOCK, (uint16_t)attempt, 0, l.addr, 0};
+        mupci_request((int)l.thread, &m, NULL, 0, &r);
+    }
     if (r.status == LOCK_STALE)
         stale(what, l, file, line);
     if (r.status == LOCK_GRANTED) {
@@ -317,10 +404,16 @@ void mupc_unlock(mupc_lock_t l, const char *file, int line)
                        l.thread);
     held[i] = held[--nheld];
     mupci_fence(file, line); /* the critical section's writes are applied (Table 4.1) */
-    mupci_msg_t m = {MUPCI_MSG_UNLOCK, 0, 0, l.addr, 0};
-    mupci_engine_lock();
-    mupci_post_locked((int)l.thread, &m, NULL, 0);
-    mupci_engine_unlock();
+    shm_lock_t *rec = shm_record((int)l.thread, (uint32_t)l.addr);
+    if (rec) {
+        atomic_store(&rec->holder, -1);
+        atomic_fetch_add_explicit(&rec->serving, 1, memory_order_release);
+    } else {
+        mupci_msg_t m = {MUPCI_MSG_UNLOCK, 0, 0, l.addr, 0};
+        mupci_engine_lock();
+        mupci_post_locked((int)l.thread, &m, NULL, 0);
+        mupci_engine_unlock();
+    }
     MUPCI_GASP_EVENT(GASP_UPC_UNLOCK, GASP_END, 0, file, line, &l);
 }
 
@@ -331,7 +424,11 @@ int mupc_lock_waiters(mupc_lock_t l)
     mupci_engine_lock();
     lock_rec_t *rec = lookup(l.addr);
     int n = -1;
-    if (rec) {
+    shm_lock_t *ticket = shm_record(mupc_mythread, (uint32_t)l.addr);
+    if (rec && ticket) {
+        uint32_t waiting = atomic_load(&ticket->next) - atomic_load(&ticket->serving);
+        n = waiting > 0 ? (int)waiting - 1 : 0; /* tickets taken beyond the holder's */
+    } else if (rec) {
         n = 0;
         for (const waiter_t *w = rec->head; w; w = w->next)
             n++;

@@ -254,6 +254,12 @@ void *mupci_node_ctl(int thread)
     return segment ? segment + mupci_segment_bytes + CTL_USER : NULL;
 }
 
+void *mupci_node_lock_records(int thread)
+{
+    char *segment = mupci_node_segments[thread];
+    return segment ? segment + mupci_segment_bytes + 4096 : NULL;
+}
+
 /* "0-3" or "0,2,5" for the threads of node n. */
 static void print_threads(FILE *out, int n)
 {

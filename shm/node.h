@@ -22,8 +22,12 @@
 #include <stdio.h>
 
 /* Bytes past the end of each segment's memfd holding the thread's control
- * block: words other threads of the node poll (the on-node barrier). */
-#define MUPCI_NODE_CTL_BYTES 4096
+ * block: words other threads of the node poll.  The first page holds the
+ * owner's pid and the on-node barrier's slot; then one 16-byte record per
+ * on-node lock the thread hosts (lock.c).  Pages are only allocated when
+ * touched, so the lock area costs nothing until locks are used. */
+#define MUPCI_NODE_LOCK_SLOTS 65536
+#define MUPCI_NODE_CTL_BYTES (4096 + 16 * MUPCI_NODE_LOCK_SLOTS)
 
 /* segment[t]: thread t's segment as mapped in this process (this thread's
  * own included), or NULL when accesses to t are messages. */
@@ -49,8 +53,10 @@ const int *mupci_node_group(int *count);
 int mupci_node_leader(int thread);
 /* 1 when every thread of the job is mapped here (one node, shm on). */
 int mupci_node_all_mapped(void);
-/* The control block of a thread of this node's group. */
+/* The control block of a thread of this node's group (NULL for others),
+ * and its lock records. */
 void *mupci_node_ctl(int thread);
+void *mupci_node_lock_records(int thread);
 
 /* One line per node: "node 0: threads 0-1 (shared memory)"; thread 0 of
  * the job calls it for `verbose` and mupc-nodes prints it. */
