@@ -119,7 +119,8 @@ MUPCI_ACCESS_INLINE void access_get(void *dst, mupc_ptr_t src, size_t n, int str
     const char *segment = mupci_node_segment((int)src.thread); /* this node's, or NULL */
     if (segment) {
         memcpy(dst, segment + src.addr, n);
-        if (strict) /* later accesses stay after it (other processes write here) */
+        if (strict && mupci_node_sharing) /* later accesses stay after it (other
+                                            * processes write here) */
             atomic_thread_fence(memory_order_seq_cst);
     } else if (!strict && mupci_rcache_serves(n))
         mupci_rcache_get(dst, (int)src.thread, src.addr, n, file, line);
@@ -148,7 +149,7 @@ MUPCI_ACCESS_INLINE void access_put(mupc_ptr_t dst, const void *src, size_t n, i
      * a processor fence keeps the store before later loads. */
     if (strict && !local)
         mupci_xfer_fence();
-    else if (strict)
+    else if (strict && mupci_node_sharing)
         atomic_thread_fence(memory_order_seq_cst);
     MUPCI_GASP_EVENT(GASP_UPC_PUT, GASP_END, local, file, line, !strict, &dst, src, n);
 }

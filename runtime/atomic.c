@@ -55,7 +55,10 @@ void mupci_handle_ATOMIC(int src, const mupci_msg_t *m, const void *payload, siz
     mupci_reply(src, m->op, 0, old[0], old[1]);
 }
 
-static int processor_atomics(size_t n) { return n <= 8 && mupci_node_all_mapped(); }
+static int processor_atomics(size_t n)
+{
+    return mupci_node_sharing && n <= 8 && mupci_node_all_mapped();
+}
 
 /* One compare-and-swap loop per word size: the new value is the one the
  * target thread would compute (mupci_atomic_apply), so both paths give the

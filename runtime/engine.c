@@ -8,6 +8,7 @@
 #include "barrier.h"
 #include "direct.h"
 #include "fatal.h"
+#include "node.h"
 
 #include <pthread.h>
 #include <stdatomic.h>
@@ -443,7 +444,8 @@ int mupci_engine_progress(int flush_everything)
     int work = poll_incoming();
     work += poll_data_recvs();
     work += mupci_direct_progress(cfg->fragment_size);
-    work += mupci_barrier_progress();
+    if (mupci_node_sharing) /* node leaders: members arrive without a message */
+        work += mupci_barrier_progress();
     progress_depth--;
     flush_after_pass(flush_everything);
     work += poll_sends();

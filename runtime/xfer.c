@@ -310,7 +310,8 @@ int mupci_xfer_sync(uint64_t handle, int wait)
 void mupci_xfer_fence(void)
 {
     /* the stores to mapped segments, and the loads after the fence */
-    atomic_thread_fence(memory_order_seq_cst);
+    if (mupci_node_sharing)
+        atomic_thread_fence(memory_order_seq_cst);
     if (mupci_node_all_mapped())
         return; /* every access is a load or a store: nothing in flight */
     mupci_engine_lock();

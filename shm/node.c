@@ -32,6 +32,7 @@ typedef struct {
 #define CTL_USER 64
 
 char **mupci_node_segments;
+int mupci_node_sharing;
 static int nthreads, me, nnodes;
 static int *node_of;      /* [thread] */
 static int *mapped_count; /* [thread]: the size of that thread's group */
@@ -210,6 +211,7 @@ void mupci_node_init(int shm, int simulate_nodes, int mythread, int threads)
     for (int t = 0; t < threads; t++)
         if (mupci_node_segments[t])
             group[group_size++] = t;
+    mupci_node_sharing = group_size > 1;
     mapped_count = xcalloc((size_t)threads, sizeof *mapped_count);
     MUPCI_MPI(MPI_Allgather(&group_size, 1, MPI_INT, mapped_count, 1, MPI_INT, mupci_comm));
     find_leaders();
@@ -231,6 +233,7 @@ void mupci_node_finalize(void)
     free(fallback);
     mupci_node_segments = NULL;
     node_of = mapped_count = group = leader_of = NULL;
+    mupci_node_sharing = 0;
     fallback = NULL;
 }
 

@@ -41,6 +41,10 @@ void mupci_node_finalize(void);
 
 static inline char *mupci_node_segment(int thread) { return mupci_node_segments[thread]; }
 
+/* 1 when other processes map this thread's segment and it maps theirs:
+ * only then do strict accesses and fences need a processor fence. */
+extern int mupci_node_sharing;
+
 /* The node of `thread` (0 .. mupci_node_count()-1, numbered in order of
  * their lowest thread) and how many nodes the job spans. */
 int mupci_node_of(int thread);
