@@ -74,7 +74,8 @@ typedef struct node_slot {
     name_info_t result[2];     /* leader: the merged result, per parity */
 } node_slot_t;
 
-_Static_assert(sizeof(node_slot_t) <= 4096 - 64, "control block page too small");
+_Static_assert(sizeof(node_slot_t) <= MUPCI_NODE_CTL_PAGE - MUPCI_NODE_CTL_USER,
+               "the barrier slot must fit the control block's first page");
 
 static const int *group; /* this thread's node group; group[0] leads it */
 static int group_size;
@@ -254,14 +255,9 @@ int mupci_barrier_progress(void)
     return ph->sent_up;
 }
 
-/* Leader: look again while waiting (the same as a progress pass). */
-static int released(void *arg)
-{
-    phase_state_t *ph = &phases[epoch & 1];
-    if (!ph->sent_up)
-        try_advance(epoch);
-    return ph->released;
-}
+/* Leader: each pass of the engine's wait runs mupci_barrier_progress
+ * before this test, so the members' arrivals are looked at meanwhile. */
+static int released(void *arg) { return phases[epoch & 1].released; }
 
 static int leader_released(void *arg)
 {

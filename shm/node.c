@@ -27,10 +27,6 @@ typedef struct {
     int32_t unused;
 } card_t;
 
-/* Offset of the users' part of a control block: the first word is the
- * owner's pid (segment.c), checked by whoever maps it. */
-#define CTL_USER 64
-
 char **mupci_node_segments;
 int mupci_node_sharing;
 static int nthreads, me, nnodes;
@@ -254,13 +250,13 @@ int mupci_node_all_mapped(void) { return group_size == nthreads; }
 void *mupci_node_ctl(int thread)
 {
     char *segment = mupci_node_segments[thread];
-    return segment ? segment + mupci_segment_bytes + CTL_USER : NULL;
+    return segment ? segment + mupci_segment_bytes + MUPCI_NODE_CTL_USER : NULL;
 }
 
 void *mupci_node_lock_records(int thread)
 {
     char *segment = mupci_node_segments[thread];
-    return segment ? segment + mupci_segment_bytes + 4096 : NULL;
+    return segment ? segment + mupci_segment_bytes + MUPCI_NODE_CTL_PAGE : NULL;
 }
 
 /* "0-3" or "0,2,5" for the threads of node n. */

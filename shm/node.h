@@ -26,8 +26,10 @@
  * owner's pid and the on-node barrier's slot; then one 16-byte record per
  * on-node lock the thread hosts (lock.c).  Pages are only allocated when
  * touched, so the lock area costs nothing until locks are used. */
+#define MUPCI_NODE_CTL_PAGE 4096 /* pid word (64 bytes), then the barrier's slot */
+#define MUPCI_NODE_CTL_USER 64   /* where mupci_node_ctl's part starts */
 #define MUPCI_NODE_LOCK_SLOTS 65536
-#define MUPCI_NODE_CTL_BYTES (4096 + 16 * MUPCI_NODE_LOCK_SLOTS)
+#define MUPCI_NODE_CTL_BYTES (MUPCI_NODE_CTL_PAGE + 16 * MUPCI_NODE_LOCK_SLOTS)
 
 /* segment[t]: thread t's segment as mapped in this process (this thread's
  * own included), or NULL when accesses to t are messages. */
