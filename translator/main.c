@@ -276,6 +276,26 @@ static void shift_marks(marked_t *v, size_t n, size_t at, ptrdiff_t by)
             v[i].offset = (size_t)((ptrdiff_t)v[i].offset + by);
 }
 
+/* Apply fix to *text; every mark at or after an insertion, or after a
+ * replacement (array parameters), moves by the change in length. */
+static void apply_fix(edits_t *fix, char **text, size_t *len, prelex_t *p)
+{
+    char *fixed = edits_apply(fix, *text, *len); /* sorts fix by offset */
+    /* from the last edit back, so each compares original offsets */
+    for (size_t i = fix->n; i-- > 0;) {
+        size_t at = fix->v[i].end;
+        ptrdiff_t by = (ptrdiff_t)strlen(fix->v[i].text) - (ptrdiff_t)(fix->v[i].end - fix->v[i].start);
+        shift_marks(p->sizeofs, p->nsizeofs, at, by);
+        shift_marks(p->pragmas, p->npragmas, at, by);
+        for (size_t k = 0; k < p->nlayouts; k++)
+            if (p->layouts[k].offset >= at)
+                p->layouts[k].offset = (size_t)((ptrdiff_t)p->layouts[k].offset + by);
+    }
+    free(*text);
+    *text = fixed;
+    *len = strlen(fixed);
+}
+
 /* `void f(shared int a[])`: C adjusts an array parameter to a pointer
  * (C99 §6.7.5.3), here a pointer-to-shared, but clang objects to the
  * address space on the array before adjusting it.  If the parameter named
@@ -347,24 +367,8 @@ static int diagnose(CXTranslationUnit tu, char **text, size_t *len, const region
         clang_disposeDiagnostic(d);
     }
     *casts = (int)fix.n / 2;
-    if (fix.n && !errors) {
-        char *fixed = edits_apply(&fix, *text, *len); /* sorts fix by offset */
-        /* every mark at or after an insertion, or after a replacement
-         * (array parameters), moves by the change in length; from the last
-         * edit back, so each compares original offsets */
-        for (size_t i = fix.n; i-- > 0;) {
-            size_t at = fix.v[i].end;
-            ptrdiff_t by = (ptrdiff_t)strlen(fix.v[i].text) - (ptrdiff_t)(fix.v[i].end - fix.v[i].start);
-            shift_marks(p->sizeofs, p->nsizeofs, at, by);
-            shift_marks(p->pragmas, p->npragmas, at, by);
-            for (size_t k = 0; k < p->nlayouts; k++)
-                if (p->layouts[k].offset >= at)
-                    p->layouts[k].offset = (size_t)((ptrdiff_t)p->layouts[k].offset + by);
-        }
-        free(*text);
-        *text = fixed;
-        *len = strlen(fixed);
-    }
+    if (fix.n && !errors)
+        apply_fix(&fix, text, len, p);
     edits_free(&fix);
     return errors;
 }
@@ -538,17 +542,25 @@ int main(int argc, char **argv)
     char *name = xasprintf("%s.mupc.c", o.input);
     CXIndex index = clang_createIndex(0, 0);
     CXTranslationUnit tu = NULL;
+    int type_operands_done = 0;
     for (int round = 0;; round++) {
         tu = parse(index, name, text, len);
         int casts = 0;
         if (diagnose(tu, &text, &len, &r, &p, &casts))
             return 1;
+        if (!casts && !type_operands_done) { /* once the conversions settle */
+            type_operands_done = 1;
+            rewriter_t probe = {tu, text, len, &r, &p, {0}, 0, 0, 0, o.gasp, NULL, 0, NULL, 0};
+            if (rewrite_type_operands(&probe, &probe.edits))
+                apply_fix(&probe.edits, &text, &len, &p), casts = 1;
+            edits_free(&probe.edits);
+        }
         if (!casts)
             break;
         clang_disposeTranslationUnit(tu);
         regions_free(&r);
         regions_build(&r, text, len, o.prelude);
-        if (round == 3) {
+        if (round == 4) {
             fprintf(stderr, "mupc-translate: %s: conversions between pointers-to-shared did not settle\n",
                     o.input);
             return 1;

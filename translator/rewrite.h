@@ -30,6 +30,11 @@ typedef struct rewriter {
     size_t ndefinitions;
 } rewriter_t;
 
+/* Edits into fix that rewrite each type name operand of sizeof or
+ * _Alignof that may involve UPC as an expression of that type, for a
+ * second parse (rewrite.c says why); returns how many. */
+int rewrite_type_operands(rewriter_t *w, edits_t *fix);
+
 /* Queue the edits for every translated top-level declaration; returns the
  * number of errors reported (file:line:col: error: ... on stderr). */
 int rewrite_translation_unit(rewriter_t *w);
