@@ -34,13 +34,11 @@ enum { ROUND_TREE = 1, ROUND_BCAST = 2, ROUND_DIRECT = 3 };
 void mupci_coll_enter(mupci_rv_kind_t kind, const uint64_t args[MUPCI_RV_NARGS],
                       upc_flag_t flags, const char *what, const char *file, int line)
 {
-    int in = flags & (UPC_IN_NOSYNC | UPC_IN_MYSYNC);
-    int out = flags & (UPC_OUT_NOSYNC | UPC_OUT_MYSYNC);
-    if (MUPCI_CHECKS &&
-        mupci_unlikely(in == (UPC_IN_NOSYNC | UPC_IN_MYSYNC) ||
-                       out == (UPC_OUT_NOSYNC | UPC_OUT_MYSYNC) ||
-                       (flags & ~(UPC_IN_NOSYNC | UPC_IN_MYSYNC | UPC_OUT_NOSYNC |
-                                  UPC_OUT_MYSYNC)) != 0))
+    const int in_flags = UPC_IN_NOSYNC | UPC_IN_MYSYNC | UPC_IN_ALLSYNC;
+    const int out_flags = UPC_OUT_NOSYNC | UPC_OUT_MYSYNC | UPC_OUT_ALLSYNC;
+    int in = flags & in_flags, out = flags & out_flags;
+    if (MUPCI_CHECKS && mupci_unlikely((in & (in - 1)) != 0 || (out & (out - 1)) != 0 ||
+                                       (flags & ~(in_flags | out_flags)) != 0))
         mupci_fatal_at(file, line,
                        "%s: synchronization flags %#x: give at most one of UPC_IN_NOSYNC, "
                        "UPC_IN_MYSYNC, UPC_IN_ALLSYNC and at most one of UPC_OUT_NOSYNC, "
@@ -50,7 +48,7 @@ void mupci_coll_enter(mupci_rv_kind_t kind, const uint64_t args[MUPCI_RV_NARGS],
     /* Before the entry barrier: threads that disagree on the flags must
      * not pair one call's barrier with another's. */
     mupci_rv_check(kind, args, what, file, line);
-    if (in == 0)
+    if ((in & (UPC_IN_NOSYNC | UPC_IN_MYSYNC)) == 0)
         mupci_barrier_internal(what, file, line);
 }
 

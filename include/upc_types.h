@@ -60,13 +60,16 @@ typedef int upc_type_t;
  *   IN_ALLSYNC  only once every thread has entered
  *   OUT_NOSYNC  data may still be accessed until the last thread returns
  *   OUT_MYSYNC  a thread returns once all accesses to its own data are done
- *   OUT_ALLSYNC a thread returns once all accesses to all data are done */
+ *   OUT_ALLSYNC a thread returns once all accesses to all data are done
+ * Each is a distinct positive integer constant, usable in #if (UPC 1.3
+ * required library §7.3.1), so ALLSYNC has a bit of its own that means
+ * the same as leaving the flag out. */
 typedef int upc_flag_t;
-#define UPC_IN_ALLSYNC 0
 #define UPC_IN_NOSYNC (1 << 0)
 #define UPC_IN_MYSYNC (1 << 1)
-#define UPC_OUT_ALLSYNC 0
 #define UPC_OUT_NOSYNC (1 << 2)
 #define UPC_OUT_MYSYNC (1 << 3)
+#define UPC_IN_ALLSYNC (1 << 4)
+#define UPC_OUT_ALLSYNC (1 << 5)
 
 #endif

@@ -29,6 +29,11 @@ void mupc_static_register(mupc_static_t *obj)
         mupci_fatal_plain("static shared object '%s' registered after start-up; register it "
                           "from a constructor (MUPC_SHARED_ARRAY does this)",
                           obj->name ? obj->name : "?");
+    /* a tentative definition shared by several translation units is
+     * registered by each of them: one object, registered once */
+    for (mupc_static_t *o = statics; o; o = o->next)
+        if (o == obj)
+            return;
     obj->next = NULL;
     *statics_tail = obj;
     statics_tail = &obj->next;

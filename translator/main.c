@@ -433,6 +433,12 @@ static const char prologue[] =
     "__mupc_index_own(mupc_ptr_t base, ptrdiff_t x, size_t elem)\n"
     "{ if (x < 0) return mupc_ptr_add(base, x * mupc_threads + mupc_mythread, elem, 1);\n"
     "  base.addr += (size_t)x * elem; base.thread = (uint32_t)mupc_mythread; base.phase = 0; return base; }\n"
+    "/* a pointer-to-shared converted to an integer: its thread above bit 40,\n"
+    " * its byte offset in that thread's segment below (page-aligned, so the\n"
+    " * low bits keep the address's alignment); null gives 0; the phase is not\n"
+    " * part of it, as it is not part of pointer equality */\n"
+    "static inline uint64_t __mupc_ptr_bits(mupc_ptr_t p)\n"
+    "{ return ((uint64_t)p.thread << 40) | p.addr; }\n"
     "static inline mupc_ptr_t __mupc_member(mupc_ptr_t p, size_t offset)\n"
     "{ p.addr += offset; p.phase = 0; return p; }\n";
 

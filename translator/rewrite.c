@@ -1086,8 +1086,12 @@ static char *cast(rewriter_t *w, CXCursor c)
             s = xasprintf("(!mupc_ptr_is_null(%s))", g);
         else if (canon(to).kind == CXType_Void) /* (void)p: evaluated, value discarded */
             s = xasprintf("((void)(%s))", g);
+        else if (canon(to).kind >= CXType_Char_U && canon(to).kind <= CXType_Int128)
+            /* implementation-defined (C99 §6.3.2.3): __mupc_ptr_bits */
+            s = xasprintf("((%s)__mupc_ptr_bits(%s))", ts, g);
         else
-            report(w, at, "a pointer-to-shared cannot be cast to '%s' (only to a local pointer)", ts);
+            report(w, at, "a pointer-to-shared cannot be cast to '%s' (only to a local pointer or an "
+                          "integer)", ts);
         free(g);
         free(ts);
         return s ? s : xstrdup("0");
@@ -2063,11 +2067,16 @@ static char *shared_object_text(rewriter_t *w, CXCursor d)
                         clang_getCursorKind(clang_getCursorSemanticParent(d)) == CXCursor_FunctionDecl;
         char *init = initializer_text(w, d, desc, leaf, block);
         char *call = *init ? xasprintf(" mupc_static_init(%s_init);", desc) : xstrdup("");
-        s = xasprintf("%smupc_static_t %s = {\"%s\", sizeof(%s), %s, %lld, %d, {0, 0, 0}, 0}; %s"
+        /* a tentative definition (no initializer) in a header that several
+         * translation units include is one object, in C's common-symbol
+         * tradition: a weak descriptor, which an initialized definition
+         * elsewhere overrides; each unit registers it (the runtime keeps one) */
+        int tentative = !is_static && clang_Cursor_isNull(initializer(d));
+        s = xasprintf("%s%smupc_static_t %s = {\"%s\", sizeof(%s), %s, %lld, %d, {0, 0, 0}, 0}; %s"
                       "__attribute__((constructor)) static void %s_register(void) "
                       "{ mupc_static_register(&%s);%s }",
-                      is_static ? "static " : "", desc, name, leaf, block, n, per_thread, init, desc, desc,
-                      call);
+                      is_static ? "static " : "", tentative ? "__attribute__((weak)) " : "", desc, name,
+                      leaf, block, n, per_thread, init, desc, desc, call);
         free(call);
         free(init);
         free(leaf);

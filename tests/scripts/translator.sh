@@ -268,4 +268,49 @@ expect_output "GASP_C_FREE at its line" "GASP_C_FREE END [^ ]*events\\.upc:12"
 if [ "$(grep -c 'GASP_C_FUNC END [^ ]*events.upc:4 twice' "$out")" = 8 ]; then
     ok "GASP_C_FUNC END for each of the 8 calls of twice (4 per thread)"
 else fail "GASP_C_FUNC END for twice: $(grep -c 'GASP_C_FUNC END [^ ]*events.upc:4 twice' "$out") events, want 8"; fi
+# A shared object defined tentatively in a header that several translation
+# units include is one object (C's common-symbol tradition, as in Berkeley
+# UPC), whether or not one unit also initializes it.
+cat > "$tmp/common.h" <<'UPC'
+#include <upc.h>
+shared int counter;
+shared int table[4 * THREADS];
+void bump(void);
+UPC
+cat > "$tmp/unit_main.upc" <<'UPC'
+#include "common.h"
+#include <stdio.h>
+shared int counter = 5;
+int main(void)
+{
+    int before = counter;
+    upc_barrier;
+    bump();
+    upc_barrier;
+    if (MYTHREAD == 0)
+        printf("units %d %d %d\n", before, table[1], counter);
+    return 0;
+}
+UPC
+cat > "$tmp/unit_bump.upc" <<'UPC'
+#include "common.h"
+void bump(void)
+{
+    if (MYTHREAD == THREADS - 1) {
+        table[1] = 7;
+        counter += 3;
+    }
+}
+UPC
+"$mupcc" -o "$tmp/units" "$tmp/unit_main.upc" "$tmp/unit_bump.upc" > "$out" 2>&1
+rc=$?
+expect_status "two units with the same tentative shared definitions link" 0
+run 2 60 "$tmp/units"
+expect_output "and share one object, initialized by one unit" "^units 5 7 8$"
+sed 's/shared int counter = 5;//' "$tmp/unit_main.upc" > "$tmp/unit_plain.upc"
+"$mupcc" -o "$tmp/units2" "$tmp/unit_plain.upc" "$tmp/unit_bump.upc" > "$out" 2>&1
+rc=$?
+expect_status "two units with only tentative definitions link" 0
+run 3 60 "$tmp/units2"
+expect_output "and share one zeroed object" "^units 0 7 3$"
 finish

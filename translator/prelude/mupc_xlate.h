@@ -42,6 +42,10 @@ typedef __MUPC_SHARED struct __mupc_lock upc_lock_t;
 typedef uint64_t upc_handle_t;
 typedef uint64_t upc_tick_t;
 typedef __MUPC_SHARED struct __mupc_atomicdomain upc_atomicdomain_t;
+typedef int upc_atomichint_t; /* as the runtime's <upc_atomic.h> */
+#define UPC_ATOMIC_HINT_DEFAULT 0
+#define UPC_ATOMIC_HINT_LATENCY 1
+#define UPC_ATOMIC_HINT_THROUGHPUT 2
 typedef struct upc_thread_info {
     int guaranteedCastable;
     int probablyCastable;
@@ -100,7 +104,7 @@ upc_thread_info_t upc_thread_info(size_t thread);
 #define UPC_CASTABLE_STATIC (1 << 3)
 #define UPC_CASTABLE_ALL (UPC_CASTABLE_ALL_ALLOC | UPC_CASTABLE_GLOBAL_ALLOC | UPC_CASTABLE_ALLOC | UPC_CASTABLE_STATIC)
 
-upc_atomicdomain_t *upc_all_atomicdomain_alloc(upc_type_t type, upc_op_t ops, int hints);
+upc_atomicdomain_t *upc_all_atomicdomain_alloc(upc_type_t type, upc_op_t ops, upc_atomichint_t hints);
 void upc_all_atomicdomain_free();
 void upc_atomic_strict();
 void upc_atomic_relaxed();
