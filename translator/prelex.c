@@ -111,6 +111,7 @@ typedef struct state {
     size_t nshared_typedefs;
     int parens;        /* parenthesis depth */
     int type_operand;  /* a upc_*sizeof(type-name) closes at this depth + 1 */
+    int affinity;      /* a upc_forall's affinity expression closes at this depth */
 } state_t;
 
 /* Whether the word starting a parenthesized operand makes it a type name
@@ -368,26 +369,30 @@ static void sync_statement(state_t *s, tok_t word)
     free(expr);
 }
 
-/* The affinity of a upc_forall: from after its third ';' to its ')'. */
+/* The affinity of a upc_forall: from after its third ';' to its ')'.  An
+ * empty or `continue` affinity is dropped here; any other goes through the
+ * token pass like all code (it may hold UPC: `(shared void *)&a[i]`, often
+ * from a macro), and punctuation() closes the test at the header's ')'. */
 static void forall_affinity(state_t *s)
 {
-    lexer_t *x = &s->x;
+    lexer_t *x = &s->x, ahead = *x;
     size_t start = x->pos;
     int parens = 1;
     tok_t k;
-    while ((k = lex(x)).kind != TOK_END) {
+    while ((k = lex(&ahead)).kind != TOK_END) {
         if (tok_is(x, k, "(")) parens++;
         if (tok_is(x, k, ")") && --parens == 0)
             break;
     }
     char *aff = trimmed(x->text, start, k.start);
     if (!*aff || !strcmp(aff, "continue")) {
+        *x = ahead;
+        s->parens--; /* the header's ')' is consumed here */
         sb_puts(&s->out, ") if (__mupc_forall_any()) ; else ");
         add_newlines(&s->out, x->text, start, k.start);
     } else {
         sb_puts(&s->out, ") if (__mupc_forall_skip(");
-        copy(s, start, k.start);
-        sb_puts(&s->out, ")) ; else ");
+        s->affinity = s->parens;
     }
     free(aff);
     s->forall = 0;
@@ -522,6 +527,12 @@ static void punctuation(state_t *s, tok_t k)
             s->type_operand = 0;
             s->parens--;
             sb_puts(&s->out, ") *)0)");
+            return;
+        }
+        if (s->affinity && s->parens == s->affinity) {
+            s->affinity = 0;
+            s->parens--;
+            sb_puts(&s->out, ")) ; else ");
             return;
         }
         s->parens--;
