@@ -147,6 +147,12 @@ void mupc_static_init(void (*init)(void));
 /* A translation unit compiled for a fixed THREADS (mupcc -T N) says so
  * from a constructor; start-up then refuses a job of any other size. */
 void mupc_static_threads(int threads, const char *file);
+/* A program that calls MPI itself says so before main (from a
+ * constructor; mupc-translate does for a UPC source that includes
+ * <mpi.h>): libmupc then starts MPI with MPI_THREAD_MULTIPLE, and the
+ * program's MPI_Init, MPI_Init_thread and MPI_Finalize leave MPI to
+ * libmupc.  MPI_COMM_WORLD has rank MYTHREAD. */
+void mupc_mpi_hybrid(void);
 
 /* ---------------------------------------------------------------- */
 /* Shared accesses                                                   */

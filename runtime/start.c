@@ -26,6 +26,7 @@
 #include "node.h"
 #include "engine.h"
 #include "fatal.h"
+#include "hybrid.h"
 #include "gasp_hooks.h"
 #include "lock.h"
 #include "mupc.h"
@@ -243,8 +244,9 @@ static void *compute_main(void *arg)
 
 static void start_mpi(int *argc, char ***argv)
 {
-    int provided = 0;
-    if (MPI_Init_thread(argc, argv, MPI_THREAD_SERIALIZED, &provided) != MPI_SUCCESS) {
+    int provided = 0, required = mupci_mpi_thread_level();
+    /* PMPI_: the program's own MPI_Init_thread is hybrid.c's */
+    if (PMPI_Init_thread(argc, argv, required, &provided) != MPI_SUCCESS) {
         fprintf(stderr, "mupc: MPI_Init_thread failed\n");
         exit(1);
     }
@@ -252,10 +254,11 @@ static void start_mpi(int *argc, char ***argv)
     MUPCI_MPI(MPI_Comm_rank(mupci_comm, &mupc_mythread));
     MUPCI_MPI(MPI_Comm_size(mupci_comm, &mupc_threads));
     mupci_fatal_mpi_ready(1);
-    if (provided < MPI_THREAD_SERIALIZED)
-        mupci_fatal_plain("the MPI library provides thread level %d, but libmupc needs "
-                          "MPI_THREAD_SERIALIZED (%d); use an MPI built with thread support",
-                          provided, MPI_THREAD_SERIALIZED);
+    if (provided < required)
+        mupci_fatal_plain("the MPI library provides thread level %d, but libmupc needs %s (%d)%s; "
+                          "use an MPI built with thread support",
+                          provided, required == MPI_THREAD_MULTIPLE ? "MPI_THREAD_MULTIPLE" : "MPI_THREAD_SERIALIZED",
+                          required, required == MPI_THREAD_MULTIPLE ? " for a program that calls MPI itself" : "");
 }
 
 static void report_direct_gets(void)
@@ -297,7 +300,7 @@ static void finish_runtime(void)
 {
     mupci_engine_finalize(); /* keeps the progress lock: nobody enters MPI again */
     MPI_Comm_free(&mupci_comm);
-    MPI_Finalize();
+    PMPI_Finalize(); /* the program's own MPI_Finalize is hybrid.c's */
 }
 
 int main(int argc, char **argv)

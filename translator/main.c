@@ -37,6 +37,11 @@
 #ifndef MUPC_RUNTIME_INCLUDE_DIR
 #define MUPC_RUNTIME_INCLUDE_DIR "/usr/local/include"
 #endif
+/* mpicc's include directories (configure), colon-separated: a UPC source
+ * may include <mpi.h>, and the output is compiled by mpicc, which finds it */
+#ifndef MUPC_MPI_INCLUDE_DIRS
+#define MUPC_MPI_INCLUDE_DIRS ""
+#endif
 
 typedef struct options {
     const char *prelude, *runtime_include, *clang, *output, *input;
@@ -129,7 +134,7 @@ static char *run_capture(char **argv, size_t *len)
 
 static char *preprocess(const options_t *o, size_t *len)
 {
-    char **argv = xmalloc((size_t)(o->ncpp + 24) * sizeof *argv);
+    char **argv = xmalloc((size_t)(o->ncpp + 24 + 2 * strlen(MUPC_MPI_INCLUDE_DIRS)) * sizeof *argv);
     int n = 0;
     char *threads = o->static_threads ? xasprintf("-D__MUPC_STATIC_THREADS=%d", o->static_threads) : NULL;
     char *prelude_h = xasprintf("%s/mupc_xlate.h", o->prelude);
@@ -138,20 +143,40 @@ static char *preprocess(const options_t *o, size_t *len)
     argv[n++] = "-x";
     argv[n++] = "c";
     argv[n++] = "-std=gnu17";
+    /* the program's own -I directories first, as a C compiler searches
+     * them: a program's header named like a library header (a reference
+     * implementation's upc_collective.h) is the program's */
+    for (int i = 0; i < o->ncpp; i++)
+        if (!strncmp(o->cpp[i], "-I", 2)) {
+            argv[n++] = (char *)o->cpp[i];
+            if (!o->cpp[i][2])
+                argv[n++] = (char *)o->cpp[++i];
+        }
     argv[n++] = "-I";
     argv[n++] = (char *)o->prelude;
     argv[n++] = "-idirafter";
     argv[n++] = (char *)o->runtime_include;
+    char *mpi_dirs = xstrdup(MUPC_MPI_INCLUDE_DIRS);
+    for (char *save = NULL, *d = strtok_r(mpi_dirs, ":", &save); d; d = strtok_r(NULL, ":", &save)) {
+        argv[n++] = "-idirafter";
+        argv[n++] = d;
+    }
     if (threads)
         argv[n++] = threads;
     argv[n++] = "-include";
     argv[n++] = prelude_h;
-    for (int i = 0; i < o->ncpp; i++)
+    for (int i = 0; i < o->ncpp; i++) {
+        if (!strncmp(o->cpp[i], "-I", 2)) { /* given above */
+            i += !o->cpp[i][2];
+            continue;
+        }
         argv[n++] = (char *)o->cpp[i];
+    }
     argv[n++] = (char *)o->input;
     argv[n] = NULL;
     char *text = run_capture(argv, len);
     free(argv);
+    free(mpi_dirs);
     free(threads);
     free(prelude_h);
     return text;
@@ -467,7 +492,14 @@ static void strip_spaces(strbuf_t *out, const char *s, size_t n)
 static char *system_include(const char *path)
 {
     const char *name = NULL, *p;
-    if ((p = strstr(path, "/lib/clang/")) && (p = strstr(p, "/include/")))
+    char *mpi_dirs = xstrdup(MUPC_MPI_INCLUDE_DIRS);
+    for (char *save = NULL, *d = strtok_r(mpi_dirs, ":", &save); d && !name; d = strtok_r(NULL, ":", &save))
+        if (!strncmp(path, d, strlen(d)) && path[strlen(d)] == '/')
+            name = path + strlen(d) + 1; /* <mpi.h>, found again by mpicc */
+    free(mpi_dirs);
+    if (name)
+        ;
+    else if ((p = strstr(path, "/lib/clang/")) && (p = strstr(p, "/include/")))
         name = p + 9;
     else if (!strncmp(path, "/usr/local/include/", 19))
         name = path + 19;
@@ -490,11 +522,15 @@ static char *assemble(const char *text, const regions_t *r, const char *input, i
         sb_printf(&out, "__attribute__((constructor)) static void __mupc_static_threads(void)\n"
                         "{ mupc_static_threads(%d, \"%s\"); }\n",
                   static_threads, input);
+    int hybrid = 0;
     for (size_t i = 0; i < r->n; i++) {
         const region_t *g = &r->v[i];
         if (g->system_entry) {
             char *inc = system_include(g->file);
             sb_printf(&out, "#include %s\n", inc);
+            if (!strcmp(inc, "<mpi.h>") && !hybrid++) /* the program calls MPI (runtime/hybrid.c) */
+                sb_puts(&out, "__attribute__((constructor)) static void __mupc_mpi_hybrid(void) "
+                              "{ mupc_mpi_hybrid(); }\n");
             free(inc);
         }
         if (!g->translated || g->end <= g->start)

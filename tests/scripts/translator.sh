@@ -313,4 +313,39 @@ rc=$?
 expect_status "two units with only tentative definitions link" 0
 run 3 60 "$tmp/units2"
 expect_output "and share one zeroed object" "^units 0 7 3$"
+# A UPC program that also calls MPI (hybrid): <mpi.h> is found, MPI runs
+# with MPI_THREAD_MULTIPLE beside the communication pthread, the program's
+# own MPI_Init_thread and MPI_Finalize leave MPI to libmupc, and
+# MPI_COMM_WORLD ranks are the UPC threads.  With shm = off every barrier
+# and read is a message while the program's collectives run.
+cat > "$tmp/hybrid.upc" <<'UPC'
+#include <upc.h>
+#include <mpi.h>
+#include <stdio.h>
+shared int v[THREADS];
+int main(int argc, char **argv)
+{
+    int provided, rank, size, ok = 1;
+    MPI_Init_thread(&argc, &argv, MPI_THREAD_SINGLE, &provided);
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    MPI_Comm_size(MPI_COMM_WORLD, &size);
+    for (int it = 0; it < 100; it++) {
+        v[MYTHREAD] = it + rank;
+        upc_barrier;
+        int other = v[(MYTHREAD + 1) % THREADS], sum = 0;
+        MPI_Allreduce(&other, &sum, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
+        ok &= sum == THREADS * it + THREADS * (THREADS - 1) / 2;
+        upc_barrier;
+    }
+    MPI_Finalize();
+    if (MYTHREAD == 0)
+        printf("hybrid %d %d %d\n", ok, size == THREADS, provided == MPI_THREAD_MULTIPLE);
+    return !ok;
+}
+UPC
+build hybrid
+run 3 60 "$tmp/hybrid"
+expect_output "a UPC program calls MPI on MPI_COMM_WORLD, rank = MYTHREAD" "^hybrid 1 1 1$"
+MUPC_SHM=off run 4 60 "$tmp/hybrid"
+expect_output "also while UPC's own traffic is messages" "^hybrid 1 1 1$"
 finish
