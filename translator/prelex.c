@@ -293,6 +293,25 @@ static void scan_threads_dims(state_t *s)
     free(name);
 }
 
+static int shared_typedef(const state_t *s, tok_t k);
+
+/* Whether the next identifier, past const / volatile / restrict, names a
+ * file-scope typedef of a shared type. */
+static int names_shared_typedef(state_t *s)
+{
+    lexer_t ahead = s->x;
+    for (;;) {
+        tok_t k;
+        while ((k = lex(&ahead)).kind == TOK_SPACE)
+            ;
+        if (k.kind != TOK_ID)
+            return 0;
+        if (!tok_is(&ahead, k, "const") && !tok_is(&ahead, k, "volatile") && !tok_is(&ahead, k, "restrict") &&
+            !tok_is(&ahead, k, "__restrict"))
+            return shared_typedef(s, k);
+    }
+}
+
 /* A run of strict / relaxed / shared [layout] starting at token first. */
 static void qualifier_run(state_t *s, tok_t first)
 {
@@ -304,6 +323,7 @@ static void qualifier_run(state_t *s, tok_t first)
     int shared = 0;
     size_t newlines_from = first.start;
     tok_t k = first;
+    int bracket = 0; /* a layout qualifier [B] was written */
     for (;;) {
         if (tok_is(x, k, "strict"))
             both |= access == ACCESS_RELAXED, access = ACCESS_STRICT;
@@ -317,6 +337,7 @@ static void qualifier_run(state_t *s, tok_t first)
                     ;
                 size_t a, b;
                 bracket_group(s, n, &a, &b);
+                bracket = 1;
                 free(block);
                 block = trimmed(x->text, a, b);
                 kind = !*block ? BLOCK_INDEFINITE : !strcmp(block, "*") ? BLOCK_STAR : BLOCK_NUMBER;
@@ -332,7 +353,19 @@ static void qualifier_run(state_t *s, tok_t first)
     if (both)
         error_at(s, first.start, xstrdup("'strict' and 'relaxed' both qualify one type; give one of "
                                          "them (UPC 1.3 §6.5.1.1)"));
-    if (!shared) {
+    int on_typedef = !bracket && names_shared_typedef(s);
+    if (on_typedef && access != ACCESS_DEFAULT) {
+        error_at(s, first.start, xasprintf("'%s' applied to a typedef of a shared type is not "
+                                           "supported yet; write '%s' in the typedef, or declare "
+                                           "with the shared type written out",
+                                           access == ACCESS_STRICT ? "strict" : "relaxed",
+                                           access == ACCESS_STRICT ? "strict" : "relaxed"));
+    } else if (on_typedef) {
+        /* `shared T` with T a typedef of a shared type: T's layout stands
+         * (repeating a qualifier is allowed, C99 §6.7.3) */
+        if ((s->depth == 0 || s->in_extern) && !s->p->static_threads && s->x.pos >= s->scanned_to)
+            scan_threads_dims(s);
+    } else if (!shared) {
         error_at(s, first.start, xasprintf("'%s' qualifies only shared types; add 'shared'",
                                            access == ACCESS_STRICT ? "strict" : "relaxed"));
     } else {

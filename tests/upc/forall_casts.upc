@@ -41,9 +41,9 @@ static int fill(void)
     return mine;
 }
 
-/* file-scope declarations after the loops above */
+/* file-scope declarations after the loops above (and `shared` repeated through a typedef) */
 typedef shared [2] int pair_t;
-static pair_t pairs[2 * THREADS];
+static shared pair_t pairs[2 * THREADS]; /* shared repeated through the typedef (C99 §6.7.3) */
 
 int main(void)
 {
