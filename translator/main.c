@@ -262,11 +262,13 @@ static unsigned quoted_space(const char *msg, int i)
 }
 
 /* A conversion clang reported between two of our address spaces that
- * changes the block size: C's rules for pointers to incompatible types
- * (UPC 1.3 §6.4.3, C99 §6.5.16.1) want a cast, so say so, as gcc does for
- * incompatible pointer types.  Conversions to or from shared void * are
- * implicit in UPC; block sizes that are not plain numbers are not compared. */
-static void warn_block_change(const prelex_t *p, const char *msg, const char *file, int line, int column)
+ * changes the block size: pointers-to-shared with different block sizes
+ * point to incompatible types, and C's constraints on assignment want a
+ * cast (UPC 1.3 §6.4.3, C99 §6.5.16.1); refused, as Berkeley UPC refuses
+ * it.  Conversions to or from shared void * are implicit in UPC; block
+ * sizes that are not plain numbers are not compared.  Returns 1 when it
+ * reported the error. */
+static int refuse_block_change(const prelex_t *p, const char *msg, const char *file, int line, int column)
 {
     int dest_first = !strncmp(msg, "initializing", 12); /* see destination_type */
     const layout_t *a = prelex_layout(p, quoted_space(msg, dest_first)),
@@ -275,15 +277,17 @@ static void warn_block_change(const prelex_t *p, const char *msg, const char *fi
      * which clang types with the structure's block size */
     if (!a || !b || strstr(msg, " void *'") || a->kind == BLOCK_STAR || b->kind == BLOCK_STAR ||
         b->kind == BLOCK_INDEFINITE)
-        return;
+        return 0;
     char *end_a, *end_b;
     long long na = a->kind == BLOCK_INDEFINITE ? 0 : strtoll(a->block, &end_a, 0);
     long long nb = b->kind == BLOCK_INDEFINITE ? 0 : strtoll(b->block, &end_b, 0);
     if ((a->kind == BLOCK_NUMBER && *end_a) || (b->kind == BLOCK_NUMBER && *end_b) || na == nb)
-        return;
-    fprintf(stderr, "%s:%d:%d: warning: implicit conversion from a pointer-to-shared of block "
-            "size %lld to block size %lld (the result has phase 0); write a cast if it is meant "
-            "(UPC 1.3 §6.4.3)\n", file, line, column, na, nb);
+        return 0;
+    fprintf(stderr, "%s:%d:%d: error: implicit conversion from a pointer-to-shared of block "
+            "size %lld to block size %lld: the pointed-to types are incompatible (UPC 1.3 §6.4.3); "
+            "write a cast if it is meant (the result has phase 0), or convert through "
+            "shared void *\n", file, line, column, na, nb);
+    return 1;
 }
 
 static size_t location_offset(CXSourceLocation loc)
@@ -374,7 +378,7 @@ static int diagnose(CXTranslationUnit tu, char **text, size_t *len, const region
             const char *file = "<translation>";
             int line = 0, column = 0;
             regions_where(r, *text, at, &file, &line, &column);
-            warn_block_change(p, msg, file, line, column);
+            errors += refuse_block_change(p, msg, file, line, column);
             CXSourceRange range = clang_getDiagnosticRange(d, clang_getDiagnosticNumRanges(d) - 1);
             size_t s = location_offset(clang_getRangeStart(range)), e = location_offset(clang_getRangeEnd(range));
             edits_add(&fix, s, s, xasprintf("(%s)(", dest));

@@ -881,6 +881,27 @@ static char *implicit(rewriter_t *w, CXCursor c, CXCursor in)
     return splice(w, c);
 }
 
+/* Whether pointers-to-shared l and r point to types with different block
+ * sizes, both written as numbers (or indefinite); shared void * and the
+ * address of a structure's member (typed with the structure's layout,
+ * UPC 1.3 §6.4.4) compare with any. */
+static int block_sizes_differ(rewriter_t *w, CXCursor l, CXCursor r)
+{
+    /* the operands as written: clang converts one to the other's type */
+    CXType lt = clang_getPointeeType(canon(clang_getCursorType(strip(l))));
+    CXType rt = clang_getPointeeType(canon(clang_getCursorType(strip(r))));
+    if (canon(lt).kind == CXType_Void || canon(rt).kind == CXType_Void || member_derived(w, l) ||
+        member_derived(w, r))
+        return 0;
+    const layout_t *a = layout_of(w, lt), *b = layout_of(w, rt);
+    if (!a || !b || a->kind == BLOCK_STAR || b->kind == BLOCK_STAR)
+        return 0;
+    char *end_a = "", *end_b = "";
+    long long na = a->kind == BLOCK_INDEFINITE ? 0 : strtoll(a->block, &end_a, 0);
+    long long nb = b->kind == BLOCK_INDEFINITE ? 0 : strtoll(b->block, &end_b, 0);
+    return !*end_a && !*end_b && na != nb;
+}
+
 static char *binary(rewriter_t *w, CXCursor c)
 {
     kids_t ks = children(c, 1);
@@ -919,6 +940,11 @@ static char *binary(rewriter_t *w, CXCursor c)
             /* against null: every field, phase included, is zero */
             s = xasprintf("(%smupc_ptr_is_null(%s))", op == CXBinaryOperator_NE ? "!" : "",
                           !strcmp(a, "MUPC_NULL_PTR") ? b : a);
+        } else if (lp && rp && op >= CXBinaryOperator_LT && op <= CXBinaryOperator_NE &&
+                   block_sizes_differ(w, l, r)) {
+            report(w, at, "comparison of pointers-to-shared with different block sizes: the "
+                          "pointed-to types are incompatible (UPC 1.3 §6.4.2); cast one of them, "
+                          "or both to shared void * for == and !=");
         } else if (op == CXBinaryOperator_EQ || op == CXBinaryOperator_NE) {
             s = xasprintf("(%smupc_ptr_equal(%s, %s))", op == CXBinaryOperator_NE ? "!" : "", a, b);
         } else if (op >= CXBinaryOperator_LT && op <= CXBinaryOperator_GE &&
