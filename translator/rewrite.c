@@ -358,6 +358,19 @@ static char *descriptor_name(CXCursor decl)
 static int subscript_root(rewriter_t *w, CXCursor c, CXCursor *decl, int *depth)
 {
     c = strip(c);
+    if (clang_getCursorKind(c) == CXCursor_UnaryOperator &&
+        clang_getCursorUnaryOperatorKind(c) == CXUnaryOperator_Deref) { /* *&a is a */
+        kids_t ks = children(c, 1);
+        CXCursor in = ks.n == 1 ? strip(ks.v[0]) : clang_getNullCursor();
+        free(ks.v);
+        if (!clang_Cursor_isNull(in) && clang_getCursorKind(in) == CXCursor_UnaryOperator &&
+            clang_getCursorUnaryOperatorKind(in) == CXUnaryOperator_AddrOf) {
+            kids_t inner = children(in, 1);
+            int found = inner.n == 1 && subscript_root(w, inner.v[0], decl, depth);
+            free(inner.v);
+            return found;
+        }
+    }
     if (!is_array(clang_getCursorType(c)))
         return 0; /* a pointer read from shared memory starts afresh */
     if (clang_getCursorKind(c) == CXCursor_ArraySubscriptExpr) {

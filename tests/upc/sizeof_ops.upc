@@ -59,6 +59,11 @@ int main(void)
     CHECK(upc_elemsizeof(shared double) == sizeof(double), "upc_elemsizeof(type-name)");
 
     CHECK(upc_localsizeof(a) >= 10 * sizeof(int), "upc_localsizeof(a) >= 10 ints");
+    /* *&a is a: the THREADS dimension counts (Berkeley bug3057/bug3058) */
+    CHECK(sizeof(*&a) == 10 * THREADS * sizeof(int), "sizeof(*&a) counts THREADS");
+    CHECK(sizeof(*&m) == sizeof m, "sizeof(*&m) == sizeof m");
+    CHECK(upc_localsizeof(*&a) == upc_localsizeof(a), "upc_localsizeof(*&a) == upc_localsizeof(a)");
+    CHECK(sizeof(shared int [10 * THREADS]) == sizeof a, "sizeof of the array's type name counts THREADS");
     CHECK(&m[0 * THREADS + MYTHREAD][0] == &m[MYTHREAD][0],
           "m[X * THREADS + MYTHREAD] of an array of rows is row X * THREADS + MYTHREAD");
     CHECK(LS_A == upc_localsizeof(a) && sizeof local_copy == upc_localsizeof(a) && LS_S >= sizeof(int),
