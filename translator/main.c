@@ -379,6 +379,11 @@ static int diagnose(CXTranslationUnit tu, char **text, size_t *len, const region
             int line = 0, column = 0;
             regions_where(r, *text, at, &file, &line, &column);
             errors += refuse_block_change(p, msg, file, line, column);
+            if (!strstr(dest, "address_space(") && strstr(msg, "address_space("))
+                fprintf(stderr, "%s:%d:%d: warning: implicit conversion from a pointer-to-shared to "
+                        "a local pointer; write a cast, (T *)p, which is valid only when the data has "
+                        "affinity to this thread or a castable one (UPC 1.3 §6.4.3)\n",
+                        file, line, column);
             CXSourceRange range = clang_getDiagnosticRange(d, clang_getDiagnosticNumRanges(d) - 1);
             size_t s = location_offset(clang_getRangeStart(range)), e = location_offset(clang_getRangeEnd(range));
             edits_add(&fix, s, s, xasprintf("(%s)(", dest));
@@ -554,13 +559,14 @@ static void write_file(const char *path, const char *text)
     }
 }
 
-static void prelex_errors(const prelex_t *p, const regions_t *r, const char *text)
+static void prelex_report(const prelex_error_t *v, size_t n, const char *what, const regions_t *r,
+                          const char *text)
 {
-    for (size_t i = 0; i < p->nerrors; i++) {
+    for (size_t i = 0; i < n; i++) {
         const char *file = "<translation>";
         int line = 0, column = 0;
-        regions_where(r, text, p->errors[i].offset, &file, &line, &column);
-        fprintf(stderr, "%s:%d:%d: error: %s\n", file, line, column, p->errors[i].message);
+        regions_where(r, text, v[i].offset, &file, &line, &column);
+        fprintf(stderr, "%s:%d:%d: %s: %s\n", file, line, column, what, v[i].message);
     }
 }
 
@@ -575,8 +581,9 @@ int main(int argc, char **argv)
     prelex_t p;
     prelex_init(&p, o.static_threads);
     char *text = prelex_run(&p, pp, len, &r);
+    prelex_report(p.warnings, p.nwarnings, "warning", &r, pp);
     if (p.nerrors) {
-        prelex_errors(&p, &r, pp);
+        prelex_report(p.errors, p.nerrors, "error", &r, pp);
         return 1;
     }
     regions_free(&r);

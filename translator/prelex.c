@@ -100,6 +100,7 @@ typedef struct state {
     strbuf_t out;
     int depth;              /* braces */
     int strict[256];        /* strictness in effect at each depth */
+    int begun[256];         /* a declaration or statement seen at each depth */
     size_t *threads_at;     /* input offsets of mupc_threads tokens to write as 1 */
     size_t nthreads_at;
     int forall;             /* inside a upc_forall header: its paren depth + 1 */
@@ -141,6 +142,13 @@ static void error_at(state_t *s, size_t offset, char *message)
     prelex_t *p = s->p;
     p->errors = xrealloc(p->errors, (p->nerrors + 1) * sizeof *p->errors);
     p->errors[p->nerrors++] = (prelex_error_t){offset, message};
+}
+
+static void warning_at(state_t *s, size_t offset, char *message)
+{
+    prelex_t *p = s->p;
+    p->warnings = xrealloc(p->warnings, (p->nwarnings + 1) * sizeof *p->warnings);
+    p->warnings[p->nwarnings++] = (prelex_error_t){offset, message};
 }
 
 static void mark(marked_t **v, size_t *n, size_t offset, int value)
@@ -337,9 +345,14 @@ static void qualifier_run(state_t *s, tok_t first)
                     ;
                 size_t a, b;
                 bracket_group(s, n, &a, &b);
+                char *given = trimmed(x->text, a, b);
+                if (bracket && strcmp(given, block) != 0)
+                    error_at(s, n.start, xasprintf("two layout qualifiers, [%s] and [%s], on one type: "
+                                                   "a shared type has one block size (UPC 1.3 §6.5.1.1)",
+                                                   block, given));
                 bracket = 1;
                 free(block);
-                block = trimmed(x->text, a, b);
+                block = given;
                 kind = !*block ? BLOCK_INDEFINITE : !strcmp(block, "*") ? BLOCK_STAR : BLOCK_NUMBER;
             }
         }
@@ -431,6 +444,10 @@ static void forall_affinity(state_t *s)
     s->forall = 0;
 }
 
+/* #pragma upc strict | relaxed (UPC 1.3 §6.7.1): at file scope, or before
+ * every declaration and statement of a compound statement.  Anything else
+ * after `#pragma upc` is reported and ignored, as C ignores a pragma it
+ * does not know. */
 static void pragma_line(state_t *s, tok_t k)
 {
     const char *t = s->x.text + k.start;
@@ -438,12 +455,27 @@ static void pragma_line(state_t *s, tok_t k)
     char *line = xstrndup(t, n);
     char w1[32] = "", w2[32] = "", w3[32] = "";
     int words = sscanf(line, "# pragma %31s %31s %31s", w1, w2, w3);
-    if (words >= 2 && !strcmp(w1, "upc") && (!strcmp(w2, "strict") || !strcmp(w2, "relaxed"))) {
+    int known = words >= 2 && (!strcmp(w2, "strict") || !strcmp(w2, "relaxed"));
+    if (!known)
+        warning_at(s, k.start, words < 2 ? xstrdup("'#pragma upc' without 'strict' or 'relaxed' is "
+                                                   "ignored (UPC 1.3 §6.7.1)")
+                                         : xasprintf("'#pragma upc %s' is ignored: the UPC pragmas are "
+                                                     "'#pragma upc strict' and '#pragma upc relaxed' "
+                                                     "(UPC 1.3 §6.7.1)", w2));
+    else if (words == 3)
+        warning_at(s, k.start, xasprintf("'%s' after '#pragma upc %s' is ignored", w3, w2));
+    if (known && s->depth > 0 && s->begun[s->depth]) {
+        warning_at(s, k.start, xasprintf("'#pragma upc %s' after a declaration or statement of its "
+                                         "block is ignored: put it first in the block, or at file scope "
+                                         "(UPC 1.3 §6.7.1)", w2));
+        known = 0;
+    }
+    if (known) {
         int strict = !strcmp(w2, "strict");
         s->strict[s->depth] = strict;
         mark(&s->p->pragmas, &s->p->npragmas, s->out.len, strict);
     } else {
-        copy(s, k.start, k.end);
+        add_newlines(&s->out, s->x.text, k.start, k.end);
     }
     free(line);
 }
@@ -547,6 +579,7 @@ static void punctuation(state_t *s, tok_t k)
         s->in_extern = 0; /* the end of the declaration, or the body of an extern function */
     if (tok_is(x, k, "{") && s->depth < 255) {
         s->depth++;
+        s->begun[s->depth] = 0;
         s->strict[s->depth] = s->strict[s->depth - 1];
     } else if (tok_is(x, k, "}") && s->depth > 0) {
         if (s->strict[s->depth] != s->strict[s->depth - 1])
@@ -605,6 +638,8 @@ char *prelex_run(prelex_t *p, const char *text, size_t len, const regions_t *r)
             copy(&s, k.start, k.end);
             continue;
         }
+        if (k.kind != TOK_SPACE)
+            s.begun[s.depth] = 1;
         if (k.kind == TOK_ID)
             identifier(&s, k);
         else if (k.kind == TOK_PUNCT)

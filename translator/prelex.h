@@ -60,6 +60,8 @@ typedef struct prelex {
     size_t nthreads_dims;
     prelex_error_t *errors;
     size_t nerrors;
+    prelex_error_t *warnings; /* reported, translation goes on */
+    size_t nwarnings;
     int static_threads; /* -T N, or 0 */
 } prelex_t;
 

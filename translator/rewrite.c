@@ -465,6 +465,11 @@ static char *ptr_add_in(rewriter_t *w, CXType ptype, const char *p, const char *
                         size_t offset, int threads_scaled, int in_struct)
 {
     CXType pointee = clang_getPointeeType(canon(ptype));
+    if (canon(pointee).kind == CXType_Void) {
+        report(w, offset, "arithmetic on a pointer to shared void: the pointed-to type must be "
+                          "complete (UPC 1.3 §6.4.2); cast it to a pointer to the data's type first");
+        return xstrdup(p);
+    }
     CXType leaf = leaf_type(pointee);
     char *leaf_s = spell(w, leaf);
     char *count = leaf_count(pointee, threads_scaled);
@@ -1394,7 +1399,11 @@ static char *size_of(rewriter_t *w, CXCursor c)
     free(ks.v);
     char *name = clang_Cursor_isNull(operand) ? NULL : wrapped_type_name(w, operand), *r = NULL;
     CXType t = clang_Cursor_isNull(operand) ? (CXType){0} : clang_getCursorType(operand);
-    if (name)
+    if (!clang_Cursor_isNull(operand) && canon(t).kind == CXType_Void && !align) {
+        report(w, s, "%s of void or shared void: an incomplete type has no size (C99 §6.5.3.4, "
+                     "UPC 1.3 §6.4.1)", kind ? "upc_*sizeof" : "sizeof");
+        r = xstrdup("0");
+    } else if (name)
         r = type_name_size(w, c, operand, word, kind, name);
     else if (clang_Cursor_isNull(operand))
         r = splice(w, c);

@@ -360,4 +360,28 @@ run 3 60 "$tmp/hybrid"
 expect_output "a UPC program calls MPI on MPI_COMM_WORLD, rank = MYTHREAD" "^hybrid 1 1 1$"
 MUPC_SHM=off run 4 60 "$tmp/hybrid"
 expect_output "also while UPC's own traffic is messages" "^hybrid 1 1 1$"
+# Warnings UPC wants, translation going on: #pragma upc with junk, without
+# its argument, or after a declaration of its block; a pointer-to-shared
+# converted to a local pointer without a cast.
+cat > "$tmp/warn.upc" <<'UPC'
+#include <upc.h>
+shared int a[THREADS];
+#pragma upc junk
+#pragma upc
+int main(void)
+{
+    int x = 0;
+#pragma upc strict
+    int *p = &a[MYTHREAD]; /* line 9 */
+    *p = 1;
+    return x;
+}
+UPC
+build warn
+expect_output "an unknown #pragma upc is named" "warn\\.upc:3:[0-9]+: warning: '#pragma upc junk' is ignored"
+expect_output "a bare #pragma upc too" "warn\\.upc:4:[0-9]+: warning: '#pragma upc' without 'strict' or 'relaxed'"
+expect_output "a pragma after a declaration of its block" "warn\\.upc:8:[0-9]+: warning: '#pragma upc strict' after a declaration"
+expect_output "a pointer-to-shared to a local pointer without a cast" "warn\\.upc:9:[0-9]+: warning: implicit conversion from a pointer-to-shared to a local pointer"
+run 2 60 "$tmp/warn"
+expect_status "and the program runs" 0
 finish

@@ -1,10 +1,10 @@
-/* Must be rejected: "The declaration specifiers in a given declaration
- * shall not specify more than one block size, either directly or
- * indirectly through one or more typedefs" (UPC 1.3 §6.5, Constraints). */
+/* Must be rejected: two different layout qualifiers on one type (UPC 1.3
+ * §6.5.1.1, Constraints: a type has one block size; repeating the same
+ * one is allowed). */
 #include <upc.h>
 
-typedef shared [2] int int2_t;
-shared [3] int2_t x[6 * THREADS]; /* ERROR: block size */
+shared [3] shared [3] int same[3 * THREADS]; /* allowed */
+shared [3] shared [4] int x[12 * THREADS]; /* ERROR: two layout qualifiers block size */
 
 int main(void)
 {
