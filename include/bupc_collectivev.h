@@ -50,7 +50,7 @@ extern "C" {
 /* The arithmetic kind of a scalar type: 2 floating, 1 signed integer,
  * 0 unsigned integer (the runtime picks the C type by kind and size). */
 #define MUPC_ALLV_KIND(T) \
-    ((T)0.5 != (T)0 && (T)1.5 != (T)1 ? 2 : (T)-1 < (T)0 ? 1 : 0)
+    ((T)0.5 != (T)0 && (T)1.5 != (T)1 ? 2 : (T)-1 < (T)1 ? 1 : 0)
 
 void mupc_allv_reduce(void *result, const void *value, size_t size, int kind, int root,
                       upc_op_t op, int prefix, const char *file, int line);
