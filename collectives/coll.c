@@ -119,7 +119,7 @@ void mupci_coll_bcast(int root, void *buf, size_t n, int round)
 
 /* Scatter: `all` (on the root) holds THREADS blocks of n bytes in virtual-
  * rank order; every thread ends with its own block in `mine`. */
-static void tree_scatter(int root, const void *all, void *mine, size_t n)
+void mupci_coll_scatter(int root, const void *all, void *mine, size_t n)
 {
     int N = mupc_threads, v = mupci_tree_vrank(mupc_mythread, root, N);
     size_t span = (size_t)mupci_tree_span(v, N);
@@ -138,7 +138,7 @@ static void tree_scatter(int root, const void *all, void *mine, size_t n)
 
 /* Gather: the reverse; on the root `all` receives the blocks in virtual-
  * rank order (other threads pass NULL). */
-static void tree_gather(int root, const void *mine, void *all, size_t n)
+void mupci_coll_gather(int root, const void *mine, void *all, size_t n)
 {
     int N = mupc_threads, v = mupci_tree_vrank(mupc_mythread, root, N);
     size_t span = (size_t)mupci_tree_span(v, N);
@@ -157,7 +157,7 @@ static void tree_gather(int root, const void *mine, void *all, size_t n)
 /* Every thread gets every thread's n bytes, in thread order. */
 static void allgather(const void *mine, void *all, size_t n)
 {
-    tree_gather(0, mine, all, n);
+    mupci_coll_gather(0, mine, all, n);
     mupci_coll_bcast(0, all, (size_t)mupc_threads * n, ROUND_BCAST);
 }
 
@@ -228,7 +228,7 @@ static void move_scatter(mupc_ptr_t dst, mupc_ptr_t src, size_t nbytes, const ch
             memcpy(all + (size_t)v * nbytes,
                    in + (size_t)mupci_tree_thread(v, root, N) * nbytes, nbytes);
     }
-    tree_scatter(root, all, out, nbytes);
+    mupci_coll_scatter(root, all, out, nbytes);
     free(all);
 }
 
@@ -239,7 +239,7 @@ static void move_gather(mupc_ptr_t dst, mupc_ptr_t src, size_t nbytes, const cha
     const char *in = mupci_coll_local(block_of(src, mupc_mythread, nbytes), nbytes, what,
                                       "src block", file, line);
     char *all = mupc_mythread == root ? xmalloc((size_t)N * nbytes) : NULL;
-    tree_gather(root, in, all, nbytes);
+    mupci_coll_gather(root, in, all, nbytes);
     if (all) {
         char *out = mupci_coll_local(dst, (size_t)N * nbytes, what, "dst", file, line);
         for (int v = 0; v < N; v++)

@@ -27,5 +27,11 @@ void *mupci_coll_local(mupc_ptr_t p, size_t n, const char *what, const char *rol
 /* Broadcast n bytes of buf from `root` over the binomial tree (buf is the
  * data on the root, the destination elsewhere), as message `round`. */
 void mupci_coll_bcast(int root, void *buf, size_t n, int round);
+/* Scatter and gather of n-byte blocks over the binomial tree rooted at
+ * `root`: `all` (on the root only) holds THREADS blocks in virtual-rank
+ * order (block v belongs to thread (root + v) mod THREADS); `mine` is
+ * the calling thread's block. */
+void mupci_coll_scatter(int root, const void *all, void *mine, size_t n);
+void mupci_coll_gather(int root, const void *mine, void *all, size_t n);
 
 #endif

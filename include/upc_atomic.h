@@ -47,6 +47,13 @@ void mupc_atomic(upc_atomicdomain_t *domain, void *fetch_ptr, upc_op_t op, mupc_
  * affinity to the caller), else 0. */
 int upc_atomic_isfast(upc_type_t type, upc_op_t ops, mupc_ptr_t addr);
 
+/* One operation on `target` (an object of `type`) without a domain: the
+ * path of upc_atomic_relaxed/strict, for libmupc's extensions
+ * (<bupc_extensions.h>).  op is one UPC_* operation defined for the type;
+ * fetch (may be NULL) receives the old value. */
+void mupc_atomic_op(upc_type_t type, upc_op_t op, mupc_ptr_t target, const void *op1,
+                    const void *op2, void *fetch, int strict, const char *file, int line);
+
 /* Translated UPC (mupc-translate defines MUPC_TRANSLATED_UPC): there
  * upc_atomicdomain_t * is a pointer-to-shared, the same on every thread;
  * these take and return it as a mupc_ptr_t. */

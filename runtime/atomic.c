@@ -208,6 +208,25 @@ void mupc_atomic(upc_atomicdomain_t *d, void *fetch, upc_op_t op, mupc_ptr_t tar
         mupci_fence(file, line);
 }
 
+/* One operation without a domain (the Berkeley UPC atomics of
+ * <bupc_extensions.h>): the same checks a domain makes, for one operation,
+ * then the same path. */
+void mupc_atomic_op(upc_type_t type, upc_op_t op, mupc_ptr_t target, const void *op1,
+                    const void *op2, void *fetch, int strict, const char *file, int line)
+{
+    const char *what = strict ? "bupc_atomic (strict)" : "bupc_atomic (relaxed)";
+    if (!mupci_atomic_type_size(type) || (op & (op - 1)) != 0 ||
+        !mupci_atomic_op_allowed(type, op))
+        mupci_fatal_at(file, line, "%s: operation %#x is not defined for type %d", what,
+                       (unsigned)op, type);
+    check_target(what, type, target, file, line);
+    if (strict)
+        mupci_fence(file, line);
+    run_atomic(type, op, target, op1, op2, fetch, !strict, file, line);
+    if (strict)
+        mupci_fence(file, line);
+}
+
 /* ---- UPC 1.3 in translated code ----
  * There upc_atomicdomain_t * is a pointer-to-shared that every thread holds
  * alike (UPC 1.3 §7.4.2: the collective returns the same pointer on every

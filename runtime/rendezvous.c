@@ -33,6 +33,7 @@ static const kind_info_t kinds[MUPCI_RV_NKINDS] = {
     [MUPCI_RV_PERMUTE] = {"dx", {"nbytes", "flags"}},
     [MUPCI_RV_REDUCE] = {"hxdddx", {"type", "op", "nelems", "blk_size", "dst thread", "flags"}},
     [MUPCI_RV_PREFIX_REDUCE] = {"hxddx", {"type", "op", "nelems", "blk_size", "flags"}},
+    [MUPCI_RV_ALLV] = {"hddx", {"call", "size", "root+1", "op"}}, /* root -1: all */
     [MUPCI_RV_MAIN_END] = {"", {0}},
 };
 

@@ -38,6 +38,7 @@ typedef enum {
     MUPCI_RV_PERMUTE,
     MUPCI_RV_REDUCE,
     MUPCI_RV_PREFIX_REDUCE,
+    MUPCI_RV_ALLV, /* the value collectives of <bupc_collectivev.h> */
     MUPCI_RV_MAIN_END, /* main returned: no further collective call */
     MUPCI_RV_NKINDS
 } mupci_rv_kind_t;

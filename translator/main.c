@@ -521,6 +521,20 @@ static char *system_include(const char *path)
     return name ? xasprintf("<%s>", name) : xasprintf("\"%s\"", path);
 }
 
+/* The prelude headers whose real counterparts the prologue leaves out:
+ * the output includes them where the program does, so that a program
+ * that does not include them keeps their names to itself. */
+static const char *const prelude_libraries[] = {"bupc_extensions.h", "bupc_collectivev.h"};
+
+static const char *prelude_library(const char *path)
+{
+    const char *slash = strrchr(path, '/'), *name = slash ? slash + 1 : path;
+    for (size_t i = 0; i < sizeof prelude_libraries / sizeof *prelude_libraries; i++)
+        if (!strcmp(name, prelude_libraries[i]))
+            return name;
+    return NULL;
+}
+
 static char *assemble(const char *text, const regions_t *r, const char *input, int static_threads)
 {
     strbuf_t out;
@@ -542,6 +556,8 @@ static char *assemble(const char *text, const regions_t *r, const char *input, i
                               "{ mupc_mpi_hybrid(); }\n");
             free(inc);
         }
+        if (g->prelude_entry && prelude_library(g->file))
+            sb_printf(&out, "#include <%s>\n", prelude_library(g->file));
         if (!g->translated || g->end <= g->start)
             continue;
         sb_printf(&out, "#line %d \"%s\"\n", g->line, g->file);

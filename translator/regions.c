@@ -77,7 +77,7 @@ void regions_build(regions_t *r, const char *text, size_t len, const char *prelu
     *r = (regions_t){0};
     /* The include stack: whether each level is translated user code. */
     int stack[256], depth = 0;
-    region_t cur = {0, 0, 0, "", 1, REGION_BUILTIN, 0, 0, 0};
+    region_t cur = {0, 0, 0, "", 1, REGION_BUILTIN, 0, 0, 0, 0};
     for (size_t p = 0; p < len;) {
         marker_t m;
         if (parse_marker(text, len, p, &m)) {
@@ -93,7 +93,8 @@ void regions_build(regions_t *r, const char *text, size_t len, const char *prelu
             if (!m.enter && depth > 0)
                 translated = stack[depth - 1] && kind == REGION_USER;
             cur = (region_t){m.end, 0, m.start, intern(r, m.file), m.line, kind, translated,
-                             m.enter, m.enter && kind == REGION_SYSTEM && parent_translated};
+                             m.enter, m.enter && kind == REGION_SYSTEM && parent_translated,
+                             m.enter && kind == REGION_PRELUDE && parent_translated};
             p = m.end;
             continue;
         }

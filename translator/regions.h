@@ -21,6 +21,7 @@ typedef struct region {
     int translated;        /* user code entered only through user code */
     int enters;            /* the marker enters a new file (flag 1) */
     int system_entry;      /* translated code includes a system header here */
+    int prelude_entry;     /* translated code includes a prelude header here */
 } region_t;
 
 typedef struct regions {

@@ -1472,7 +1472,12 @@ static char *library_null_arguments(rewriter_t *w, CXCursor c)
         {"upc_free", 1}, {"upc_all_free", 1}, {"upc_lock_free", 1}, {"upc_all_lock_free", 1},
         {"upc_lock", 1}, {"upc_lock_attempt", 1}, {"upc_unlock", 1}, {"upc_memcpy", 3},
         {"upc_memget", 2}, {"upc_memput", 1}, {"upc_memset", 1}, {"upc_all_atomicdomain_free", 1},
-        {"upc_castable", 1}, {"upc_cast", 1}, {NULL, 0}};
+        {"upc_castable", 1}, {"upc_cast", 1},
+        /* <bupc_extensions.h> */
+        {"bupc_castable", 1}, {"bupc_cast", 1}, {"bupc_dump_shared", 1}, {"bupc_ptradd", 1},
+        {"bupc_memcpy_async", 3}, {"bupc_memget_async", 2}, {"bupc_memput_async", 1},
+        {"bupc_memset_async", 1}, {"bupc_memcpy_asynci", 3}, {"bupc_memget_asynci", 2},
+        {"bupc_memput_asynci", 1}, {"bupc_memset_asynci", 1}, {NULL, 0}};
     CXCursor callee = clang_getCursorReferenced(c);
     if (clang_getCursorKind(callee) != CXCursor_FunctionDecl || translated(w, callee))
         return NULL; /* only the prelude's declarations */

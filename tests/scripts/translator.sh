@@ -104,6 +104,40 @@ expect_output "a list for two rows runs at 2 threads" "^initlen 2 3$"
 run 1 60 "$tmp/initlen"
 expect_failure "and at 1 thread ends the job"
 expect_output "naming the declaration" "initlen\\.upc:3: the initializer of shared array 'pairs' has more elements than it holds with THREADS = 1"
+# The Berkeley UPC extensions (doc/extensions.md): a program that does not
+# include <bupc_extensions.h> keeps the bupc_ names to itself (a common
+# fallback for other compilers defines them); one that uses an extension
+# libmupc leaves out fails to compile, naming it.
+cat > "$tmp/bupc_own.upc" <<'UPC'
+#include <upc.h>
+#include <stdio.h>
+#include <stdint.h>
+typedef uint64_t bupc_tick_t;
+static bupc_tick_t bupc_ticks_now(void) { return 42; }
+#define bupc_ticks_to_us(t) ((t) / 1000)
+int main(void)
+{
+    if (MYTHREAD == 0)
+        printf("own %d\n", (int)bupc_ticks_now());
+    return (int)bupc_ticks_to_us(0);
+}
+UPC
+build bupc_own
+run 1 60 "$tmp/bupc_own"
+expect_output "a program's own bupc_ names are left alone" "^own 42$"
+cat > "$tmp/bupc_sem.upc" <<'UPC'
+#include <upc.h>
+#include <bupc_extensions.h>
+int main(void)
+{
+    bupc_sem_t *s = bupc_sem_alloc(0);
+    return s == NULL;
+}
+UPC
+"$mupcc" -o "$tmp/bupc_sem" "$tmp/bupc_sem.upc" > "$out" 2>&1
+rc=$?
+expect_failure "an extension libmupc leaves out does not compile"
+expect_output "and the message names it" "bupc_sem"
 # An implicit conversion between pointers-to-shared of different block
 # sizes is refused at its line (incompatible pointed-to types, as Berkeley
 # UPC refuses it); through shared void * or with a cast it compiles, and
