@@ -620,10 +620,12 @@ int mupc_all_fclose(upc_file_t *fd, const char *file, int line)
     mpi_enter();
     IO_MPI(fd, MPI_File_close(&fd->fh), what, file, line);
     mpi_leave();
+    /* The handle's few bytes stay allocated, marked closed, so a later
+     * call through it is reported instead of reading freed memory. */
     fd->magic = 0;
     free(fd->name);
+    fd->name = NULL;
     free_hints(fd);
-    free(fd);
     return 0;
 }
 
