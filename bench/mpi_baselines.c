@@ -16,6 +16,8 @@
  */
 #include "timing.h"
 
+#include <unistd.h>
+
 #include <mpi.h>
 
 enum { BIG = 1 << 20 };
@@ -149,6 +151,50 @@ static void trial_barrier(int iters)
         MPI_Barrier(MPI_COMM_WORLD);
 }
 
+/* MPI-IO: every rank writes its 1/N of 64 MiB (8 MiB quick) with
+ * MPI_File_write_at_all at its own offset into one file in $BENCH_IO_DIR,
+ * else $TMPDIR, else /tmp (deleted on close); timed from a barrier to the
+ * return of a barrier after the call, no sync: what bench/io times for
+ * mupc.io.write_bw_mbs.  Total bytes per us (MB/s), median of 5 (3). */
+static double time_io_write(const bench_plan_t *plan)
+{
+    size_t total = (plan->quick ? 8u : 64u) << 20, mine = total / (size_t)nranks;
+    int runs = plan->quick ? 3 : 5;
+    const char *dir = getenv("BENCH_IO_DIR");
+    if (!dir || !*dir)
+        dir = getenv("TMPDIR");
+    if (!dir || !*dir)
+        dir = "/tmp";
+    long pid = (long)getpid();
+    MPI_Bcast(&pid, 1, MPI_LONG, 0, MPI_COMM_WORLD);
+    char name[512];
+    snprintf(name, sizeof name, "%s/mpi_bench_io_%ld.dat", dir, pid);
+    unsigned char *buf = malloc(mine);
+    for (size_t i = 0; i < mine; i++)
+        buf[i] = (unsigned char)(i * 7 + (size_t)rank);
+    MPI_File fh;
+    if (MPI_File_open(MPI_COMM_WORLD, name,
+                      MPI_MODE_RDWR | MPI_MODE_CREATE | MPI_MODE_DELETE_ON_CLOSE, MPI_INFO_NULL,
+                      &fh) != MPI_SUCCESS) {
+        fprintf(stderr, "mpi_baselines: cannot open %s\n", name);
+        MPI_Abort(MPI_COMM_WORLD, 1);
+    }
+    MPI_File_set_size(fh, 0);
+    double t[8];
+    for (int r = 0; r < runs; r++) {
+        MPI_Status st;
+        MPI_Barrier(MPI_COMM_WORLD);
+        double t0 = bench_now_us();
+        MPI_File_write_at_all(fh, (MPI_Offset)rank * (MPI_Offset)mine, buf, (int)mine, MPI_BYTE,
+                              &st);
+        MPI_Barrier(MPI_COMM_WORLD);
+        t[r] = bench_now_us() - t0;
+    }
+    MPI_File_close(&fh);
+    free(buf);
+    return (double)total / bench_median(t, runs);
+}
+
 int main(int argc, char **argv)
 {
     MPI_Init(&argc, &argv);
@@ -184,7 +230,9 @@ int main(int argc, char **argv)
         alltoall = time_collective(&plan, COLL_ALLTOALL,
                                    calibrate(trial_alltoall, bench_iters(&plan, 200)));
     }
+    double io_write = time_io_write(&plan);
     if (rank == 0) {
+        bench_report("mpi.io.write", "bw_mbs", nranks, io_write);
         bench_report("mpi.pingpong.rtt", "us", nranks, rtt);
         bench_report("mpi.pingpong.bw", "mbs", nranks, BIG / (big_rtt / 2)); /* bytes/us = MB/s */
         bench_report("mpi.rma_get", "us", nranks, get);

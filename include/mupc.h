@@ -33,12 +33,13 @@ extern "C" {
 
 /* UPC 1.3 feature macros: the optional libraries this runtime provides
  * (upc_collective.h, upc_nb.h, upc_tick.h, upc_atomic.h, upc_castable.h,
- * pupc.h).  UPC-IO is not provided. */
+ * upc_io.h, pupc.h). */
 #define __UPC_COLLECTIVE__ 1
 #define __UPC_NB__ 1
 #define __UPC_TICK__ 1
 #define __UPC_ATOMIC__ 1
 #define __UPC_CASTABLE__ 1
+#define __UPC_IO__ 1
 #define __UPC_PUPC__ 1
 
 /* ---------------------------------------------------------------- */

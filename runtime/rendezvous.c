@@ -25,6 +25,13 @@ static const kind_info_t kinds[MUPCI_RV_NKINDS] = {
     [MUPCI_RV_ALL_LOCK_FREE] = {"dd", {"offset", "thread"}},
     [MUPCI_RV_DOMAIN_ALLOC] = {"dx", {"type", "ops"}},
     [MUPCI_RV_DOMAIN_FREE] = {"dx", {"type", "ops"}},
+    /* UPC-IO: the first argument says which function (it is in the name) */
+    [MUPCI_RV_IO_OPEN] = {"hxdx", {"call", "flags", "numhints", "hints hash"}},
+    [MUPCI_RV_IO_FILE] = {"hddx", {"call", "file", "cmd", "arg"}},
+    [MUPCI_RV_IO_SEEK] = {"hddd", {"call", "file", "offset", "origin"}},
+    [MUPCI_RV_IO_SIZE] = {"hdd", {"call", "file", "size"}},
+    [MUPCI_RV_IO_DATA] = {"hdxddd", {"call", "file", "flags", "size", "nmemb", "blocksize"}},
+    [MUPCI_RV_IO_LIST] = {"hdx", {"call", "file", "flags"}},
     [MUPCI_RV_BROADCAST] = {"ddx", {"nbytes", "root", "flags"}},
     [MUPCI_RV_SCATTER] = {"ddx", {"nbytes", "root", "flags"}},
     [MUPCI_RV_GATHER] = {"ddx", {"nbytes", "root", "flags"}},

@@ -29,6 +29,14 @@ typedef enum {
     MUPCI_RV_ALL_LOCK_FREE,
     MUPCI_RV_DOMAIN_ALLOC,
     MUPCI_RV_DOMAIN_FREE,
+    /* UPC-IO (io/upc_io.c): gathered with no action, so every call is
+     * also the point after which all threads are inside it */
+    MUPCI_RV_IO_OPEN,
+    MUPCI_RV_IO_FILE,
+    MUPCI_RV_IO_SEEK,
+    MUPCI_RV_IO_SIZE,
+    MUPCI_RV_IO_DATA,
+    MUPCI_RV_IO_LIST,
     /* checked only */
     MUPCI_RV_BROADCAST,
     MUPCI_RV_SCATTER,

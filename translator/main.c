@@ -411,7 +411,7 @@ static int diagnose(CXTranslationUnit tu, char **text, size_t *len, const region
 
 static const char prologue[] =
     "/* the runtime's C layer: UPC's library names over mupc.h */\n#define MUPC_TRANSLATED_UPC 1\n#include <mupc_upc.h>\n#include <upc_collective.h>\n#include <upc_nb.h>\n#include <upc_atomic.h>\n"
-    "#include <upc_castable.h>\n#include <upc_tick.h>\n#include <upc_types.h>\n#include <stddef.h>\n#include <stdio.h>\n"
+    "#include <upc_castable.h>\n#include <upc_io.h>\n#include <upc_tick.h>\n#include <upc_types.h>\n#include <stddef.h>\n#include <stdio.h>\n"
     "/* THREADS, MYTHREAD and the inline-access window are set once by the\n"
     " * runtime before main and never change: read-only views of the same\n"
     " * symbols let the compiler keep them in registers across the runtime's\n"

@@ -16,7 +16,8 @@ for name in mpi.pingpong.rtt_us mpi.pingpong.bw_mbs mpi.rma_get_us mpi.barrier.u
             gasp.overhead.count_pct mupc.checks.off.get_us mupc.checks.bounds.get_us \
             mupc.checks.off.local_get_ns mupc.checks.bounds.local_get_ns \
             checks.overhead.get_pct checks.overhead.local_get_pct mupc.xlate.private.get_ns \
-            mupc.xlate.local.get_ns mupc.xlate.local_any.get_ns mupc.xlate.matmul_s mupc.hand.matmul_s; do
+            mupc.xlate.local.get_ns mupc.xlate.local_any.get_ns mupc.xlate.matmul_s mupc.hand.matmul_s \
+            mupc.io.write_bw_mbs mpi.io.write_bw_mbs; do
     expect_output "prints $name" "^$name -?[0-9]+\\.[0-9]+$"
 done
 for name in mpi.bcast_8b_us mpi.allreduce_d_us mpi.alltoall_64k_mbs mupc.local.get_ns \

@@ -26,6 +26,7 @@
 #define __UPC_TICK__ 1
 #define __UPC_ATOMIC__ 1
 #define __UPC_CASTABLE__ 1
+#define __UPC_IO__ 1
 #define __UPC_PUPC__ 1
 
 #include <stddef.h>
