@@ -311,8 +311,11 @@ void mupc_heap_info(mupc_heap_info_t *info);
  * mupc_lock_attempt never waits: 1 if acquired, 0 if not.  Acquire and
  * release are consistency points: a release waits until every remote
  * write of the critical section has been acknowledged by its target.
+ * Freeing succeeds whether the lock is unlocked or held by any thread
+ * (UPC 1.3); upc_all_lock_free frees it once every thread has called it.
  * Errors that stop the job: locking a lock the thread already holds,
- * unlocking one it does not hold, freeing a held lock, using a freed one.
+ * unlocking one it does not hold, using a freed one (a release by its
+ * holder after the free, or waiting for it when it is freed, included).
  * GASP: GASP_UPC_GLOBAL_LOCK_ALLOC, ALL_LOCK_ALLOC, LOCK_FREE, LOCK,
  * LOCK_ATTEMPT, UNLOCK. */
 typedef mupc_ptr_t mupc_lock_t;

@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 MUPC_SHARED_ARRAY(cells, long, 4, 4, MUPC_PER_THREAD)
+MUPC_SHARED_ARRAY(handle, mupc_ptr_t, 1, 1, MUPC_PER_THREAD)
 
 int main(int argc, char **argv)
 {
@@ -88,10 +89,40 @@ int main(int argc, char **argv)
         upc_lock_t l = upc_global_lock_alloc();
         upc_lock(l);
         upc_lock(l); /* LINE_lock-twice */
-    } else if (!strcmp(mode, "free-held")) {
+    } else if (!strcmp(mode, "unlock-freed")) { /* freeing a held lock succeeds (UPC 1.3) */
         upc_lock_t l = upc_global_lock_alloc();
         upc_lock(l);
-        upc_lock_free(l); /* LINE_free-held */
+        upc_lock_free(l);
+        upc_unlock(l); /* LINE_unlock-freed */
+    } else if (!strcmp(mode, "unlock-freed-by-other")) {
+        upc_lock_t l = upc_all_lock_alloc();
+        if (MYTHREAD == 1)
+            upc_lock(l);
+        upc_barrier();
+        if (MYTHREAD == 0)
+            upc_lock_free(l);
+        upc_barrier();
+        if (MYTHREAD == 1)
+            upc_unlock(l); /* LINE_unlock-freed-by-other */
+        upc_barrier();
+    } else if (!strcmp(mode, "wait-on-freed")) {
+        /* thread 1 hosts and holds the lock, and frees it once thread 0
+         * waits for it: thread 0's upc_lock stops, it does not hang */
+        if (MYTHREAD == 1)
+            MUPC_PUT(pts, MUPC_ELEM(handle, 0), upc_global_lock_alloc());
+        upc_barrier();
+        upc_lock_t l = MUPC_GET(pts, MUPC_ELEM(handle, 0));
+        if (MYTHREAD == 1) {
+            upc_lock(l);
+            upc_barrier();
+            while (mupc_lock_waiters(l) < 1)
+                usleep(1000);
+            upc_lock_free(l);
+            upc_barrier();
+        } else {
+            upc_barrier();
+            upc_lock(l); /* LINE_wait-on-freed */
+        }
     } else if (!strcmp(mode, "use-freed")) {
         upc_lock_t l = upc_global_lock_alloc();
         upc_lock_free(l);

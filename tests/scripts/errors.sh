@@ -37,7 +37,20 @@ check heap-exhausted 2 'upc_global_alloc: out of shared memory: asked for 109951
 check local-exhausted 1 'upc_alloc: out of shared memory: asked for 1099511627776 bytes per thread, but the local .* heap has [0-9]+ bytes free.*raise local_heap_percent'
 check unlock-not-held 3 'upc_unlock: this thread does not hold the lock'
 check lock-twice 2 'upc_lock: this thread already holds the lock.*not recursive'
-check free-held 2 'upc_lock_free: the lock is held by thread [0-9]; release it'
+# upc_lock_free of a held lock succeeds (UPC 1.3); a later use is a use of
+# a freed lock, by the thread that freed it or by its holder
+check unlock-freed 2 'upc_unlock: the lock \(host thread [01], slot [0-9]+\) has been freed'
+check unlock-freed-by-other 2 'upc_unlock: the lock \(host thread 0, slot [0-9]+\) has been freed'
+check wait-on-freed 2 'upc_lock: the lock \(host thread 1, slot [0-9]+\) has been freed'
+# on the message path the host catches the holder's release and names its line
+export MUPC_SHM=off
+run 2 60 "$prog" unlock-freed-by-other
+expect_failure "unlock-freed-by-other (shm off) fails"
+expect_output "unlock-freed-by-other (shm off) names the line" "upc_unlock at line $(line_of unlock-freed-by-other) of thread 1: the lock \(host thread 0, slot [0-9]+\) has been freed"
+run 2 60 "$prog" wait-on-freed
+expect_failure "wait-on-freed (shm off) fails"
+expect_output "wait-on-freed (shm off) names the line" "misuse.c:$(line_of wait-on-freed): upc_lock: the lock \(host thread 1, slot [0-9]+\) has been freed"
+unset MUPC_SHM
 check use-freed 2 'upc_lock: the lock .* has been freed'
 check not-a-lock 1 'upc_lock: not a lock handle'
 check atomic-op-outside-domain 2 'upc_atomic_relaxed: operation 0x10 \(UPC_XOR\) is not one of the operations this domain was created with'
