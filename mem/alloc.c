@@ -278,8 +278,9 @@ void mupc_free(mupc_ptr_t p, const char *file, int line)
     MUPCI_GASP_EVENT(GASP_UPC_FREE, GASP_END, 0, file, line, &p);
 }
 
-/* Collective: after every thread has arrived, thread 0 frees the block
- * (a free goes through the heap's keeper like upc_free). */
+/* Collective: the rendezvous answers no thread before every thread has
+ * arrived, so thread 0 frees the block (through the heap's keeper, like
+ * upc_free) only after every thread has made its last use of it. */
 void mupc_all_free(mupc_ptr_t p, const char *file, int line)
 {
     MUPCI_GASP_EVENT(GASP_UPC_FREE, GASP_START, 0, file, line, &p);

@@ -3,9 +3,12 @@
  * same pointer everywhere; upc_global_alloc from every thread at once
  * gives disjoint blocks; data written through one thread's pointer is
  * read through another's; upc_alloc memory is remotely accessible; frees
- * from any thread return every byte (checked on thread 0's heap figures).
+ * from any thread return every byte (checked on thread 0's heap figures);
+ * upc_all_free frees nothing before every thread has called it.
  */
 #include "check.h"
+
+#include <unistd.h>
 
 #define ROUNDS 20
 #define PER_THREAD 8
@@ -101,6 +104,34 @@ static void local_alloc_remote_use(void)
     CHECK_EQ_LL(h.local_free, h.local_bytes);
 }
 
+/* upc_all_free is collective: the last thread arrives 100 ms late and reads
+ * the block first.  Thread 0 reallocates the space as soon as its own call
+ * returns and overwrites it, so had the block been freed before the late
+ * thread arrived, the late thread would read thread 0's new values. */
+static void all_free_waits_for_everyone(void)
+{
+    size_t n = 64 * (size_t)THREADS;
+    mupc_ptr_t a = upc_all_alloc(n, sizeof(long));
+    for (size_t i = 0; i < n; i++)
+        if (i % (size_t)THREADS == (size_t)MYTHREAD)
+            MUPC_PUT(long, mupc_ptr_index(a, i, sizeof(long), 1), 7000 + (long)i);
+    upc_barrier();
+    if (MYTHREAD == THREADS - 1) {
+        usleep(100000);
+        for (size_t i = 0; i < n; i++)
+            CHECK_EQ_LL(MUPC_GET(long, mupc_ptr_index(a, i, sizeof(long), 1)), 7000 + (long)i);
+    }
+    upc_all_free(a);
+    if (MYTHREAD == 0) {
+        mupc_ptr_t b = upc_global_alloc(n, sizeof(long)); /* first fit: a's space */
+        for (size_t i = 0; i < n; i++)
+            MUPC_PUT(long, mupc_ptr_index(b, i, sizeof(long), 1), -1);
+        upc_fence;
+        upc_free(b);
+    }
+    upc_barrier();
+}
+
 int main(void)
 {
     mupc_heap_info_t before = info();
@@ -110,6 +141,7 @@ int main(void)
     all_alloc_is_shared();
     global_alloc_concurrent();
     local_alloc_remote_use();
+    all_free_waits_for_everyone();
     CHECK(mupc_ptr_is_null(upc_global_alloc(0, 16)), "zero size gives null");
     CHECK(mupc_ptr_is_null(upc_alloc(0)), "zero size gives null");
     upc_free(MUPC_NULL_PTR); /* no effect */
