@@ -276,8 +276,9 @@ void mupc_wait(int named, int value, const char *file, int line);
  * allocates `nbytes` with affinity to the caller (indefinite block size).
  * A size of zero gives the null pointer-to-shared.  Running out of heap
  * is not reported by a null pointer: it stops the job with the size asked,
- * the size free and the mupc.conf key to raise (segment_size for the
- * first two, local_heap_percent for upc_alloc).
+ * what both heaps use and the mupc.conf key to raise (segment_size; the
+ * symmetric heap grows up and the local heaps down in the same segment,
+ * meeting anywhere; local_heap_percent can cap upc_alloc's share).
  * upc_free accepts only a pointer an allocation returned (or null), from
  * any thread; upc_all_free is its collective form.  A double free, or a
  * pointer that was never allocated, stops the job naming file and line.

@@ -45,9 +45,10 @@ static const setting_t settings[MUPCI_CONFIG_KEYS] = {
      "shared segment per UPC thread, rounded up to whole pages (address space is reserved, "
      "pages are touched on use); auto: 3/4 of the node's memory shared among the UPC threads "
      "on the node, in 64M steps, 64M..16G"},
-    {"local_heap_percent", KIND_INT, 25, 0, 90, 0, FIELD(local_heap_percent),
-     "share of each segment (at its end) kept for upc_alloc; the space between the static "
-     "shared data and it is the heap of upc_global_alloc and upc_all_alloc"},
+    {"local_heap_percent", KIND_INT, 100, 1, 100, 0, FIELD(local_heap_percent),
+     "the most of each segment upc_alloc may use; upc_alloc's heap grows down from the top of "
+     "the segment and that of upc_all_alloc and upc_global_alloc up from the static shared "
+     "data, and they meet anywhere"},
     {"batch_size", KIND_SIZE, 16 * KiB, 1 * KiB, 1 * MiB, 1, FIELD(batch_size),
      "size of one batched MPI message and of each receive buffer; smaller transfers travel inline"},
     {"fragment_size", KIND_SIZE, 256 * KiB, 4 * KiB, 64 * MiB, 1, FIELD(fragment_size),

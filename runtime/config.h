@@ -25,7 +25,7 @@ enum { MUPCI_CHECKS_OFF = 0, MUPCI_CHECKS_BOUNDS = 1 };
 
 typedef struct mupci_config {
     size_t segment_size;   /* shared segment per UPC thread, bytes */
-    int local_heap_percent; /* share of each segment kept for upc_alloc */
+    int local_heap_percent; /* the most of each segment upc_alloc may use */
     size_t batch_size;     /* one batched message / receive buffer, bytes */
     size_t fragment_size;  /* piece size of large transfers, bytes */
     int recv_buffers;      /* persistent receives per thread */

@@ -31,7 +31,9 @@ int main(int argc, char **argv)
         upc_notify();
         upc_barrier(); /* LINE_barrier-in-phase */
     } else if (!strcmp(mode, "out-of-range")) {
-        mupc_ptr_t p = mupc_ptr_add(MUPC_BASE(cells), 1 << 30, sizeof(long), 4);
+        /* twice the segment's longs on every thread: past its end */
+        ptrdiff_t beyond = (ptrdiff_t)(2 * mupc_segment_size() / sizeof(long)) * THREADS;
+        mupc_ptr_t p = mupc_ptr_add(MUPC_BASE(cells), beyond, sizeof(long), 4);
         MUPC_PUT(long, p, 1); /* LINE_out-of-range */
     } else if (!strcmp(mode, "bad-thread")) {
         mupc_ptr_t p = MUPC_BASE(cells);
@@ -80,6 +82,19 @@ int main(int argc, char **argv)
         (void)upc_global_alloc(THREADS, (size_t)1 << 40); /* LINE_heap-exhausted */
     } else if (!strcmp(mode, "local-exhausted")) {
         (void)upc_alloc((size_t)1 << 40); /* LINE_local-exhausted */
+    } else if (!strcmp(mode, "heaps-meet-symmetric")) {
+        /* (run with segment_size = 64M) the local heaps take 40M from the
+         * top, so 40M per thread no longer fit below them */
+        (void)upc_alloc((size_t)40 << 20);
+        upc_barrier();
+        (void)upc_all_alloc(THREADS, (size_t)40 << 20); /* LINE_heaps-meet-symmetric */
+    } else if (!strcmp(mode, "heaps-meet-local")) {
+        /* the other way round: the symmetric heap is there first */
+        (void)upc_all_alloc(THREADS, (size_t)40 << 20);
+        (void)upc_alloc((size_t)40 << 20); /* LINE_heaps-meet-local */
+    } else if (!strcmp(mode, "local-limit")) {
+        /* (run with local_heap_percent = 10) */
+        (void)upc_alloc((size_t)16 << 20); /* LINE_local-limit */
     } else if (!strcmp(mode, "all-alloc-mismatch")) {
         (void)upc_all_alloc(MYTHREAD == 1 ? 2 : 1, 8); /* LINE_all-alloc-mismatch */
     } else if (!strcmp(mode, "unlock-not-held")) {
