@@ -283,8 +283,9 @@ void mupc_wait(int named, int value, const char *file, int line);
  * allocates `nbytes` with affinity to the caller (indefinite block size).
  * A size of zero gives the null pointer-to-shared.  Running out of heap
  * is not reported by a null pointer: it stops the job with the size asked,
- * the size free and the mupc.conf key to raise (segment_size for the
- * first two, local_heap_percent for upc_alloc).
+ * what both heaps use and the mupc.conf key to raise (segment_size; the
+ * symmetric heap grows up and the local heaps down in the same segment,
+ * meeting anywhere; local_heap_percent can cap upc_alloc's share).
  * upc_free accepts only a pointer an allocation returned (or null), from
  * any thread; upc_all_free is its collective form.  A double free, or a
  * pointer that was never allocated, stops the job naming file and line.
@@ -318,8 +319,11 @@ void mupc_heap_info(mupc_heap_info_t *info);
  * mupc_lock_attempt never waits: 1 if acquired, 0 if not.  Acquire and
  * release are consistency points: a release waits until every remote
  * write of the critical section has been acknowledged by its target.
+ * Freeing succeeds whether the lock is unlocked or held by any thread
+ * (UPC 1.3); upc_all_lock_free frees it once every thread has called it.
  * Errors that stop the job: locking a lock the thread already holds,
- * unlocking one it does not hold, freeing a held lock, using a freed one.
+ * unlocking one it does not hold, using a freed one (a release by its
+ * holder after the free, or waiting for it when it is freed, included).
  * GASP: GASP_UPC_GLOBAL_LOCK_ALLOC, ALL_LOCK_ALLOC, LOCK_FREE, LOCK,
  * LOCK_ATTEMPT, UNLOCK. */
 typedef mupc_ptr_t mupc_lock_t;

@@ -3,10 +3,11 @@
  * upc_alloc and upc_free (seed 004 §4.4.8, DESIGN.md §3).
  *
  * Segment layout after the static shared data (same offsets everywhere):
- *   [static_end, local_begin)  symmetric heap: a block has the same offset
- *                              on every thread; tracked on thread 0 only
- *   [local_begin, size)        local heap (local_heap_percent of it): upc_alloc,
- *                              tracked by each thread for its own segment
+ *   [static_end, ...)  symmetric heap, from the bottom up: a block has the
+ *                      same offset on every thread; tracked on thread 0 only
+ *   [..., size)        local heap, from the top down: upc_alloc, tracked by
+ *                      each thread for its own segment, above its floor
+ * The two meet anywhere (alloc.c); local_heap_percent caps the local heap.
  */
 #ifndef MUPCI_ALLOC_H
 #define MUPCI_ALLOC_H
@@ -15,12 +16,16 @@
 
 #include <stdint.h>
 
-/* After mupci_segment_init and mupci_rv_init.  Stops the job if the two
- * heaps and the static data do not fit in the segment. */
+/* After mupci_segment_init and mupci_rv_init. */
 void mupci_alloc_init(const mupci_config_t *cfg);
 void mupci_alloc_finalize(void);
 
-/* Is `offset` in the local (upc_alloc) part of a segment? */
+/* Is `offset` at or above this thread's local heap floor (so in no
+ * symmetric block)?  Other threads' floors differ: ask their keepers. */
 int mupci_alloc_is_local_heap(uint64_t offset);
+
+/* A keeper's answer for an offset below its local heap when it is not
+ * thread 0: ask thread 0, the symmetric heap's keeper. */
+enum { MUPCI_ALLOC_NOT_LOCAL = 0xfffe };
 
 #endif

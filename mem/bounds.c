@@ -109,10 +109,14 @@ void mupci_handle_BOUNDS_QUERY(int src, const mupci_msg_t *m, const void *payloa
     (void)payload;
     (void)len;
     size_t at = upper_bound(m->offset);
+    /* flags 1: asked of thread 0 about a symmetric block (the owner had no
+     * local block there) */
+    int is_local = !(m->flags & 1) && mupci_alloc_is_local_heap(m->offset);
     /* thread 0 keeps both heaps: a block of the other one is not "below" */
-    int other_heap = at > 0 && mupci_alloc_is_local_heap(records[at - 1].start) !=
-                                   mupci_alloc_is_local_heap(m->offset);
-    if (!mupci_bounds_on)
+    int other_heap = at > 0 && (records[at - 1].kind == MUPCI_BOUNDS_ALLOC) != is_local;
+    if (mupci_bounds_on && !is_local && mupc_mythread != 0)
+        mupci_reply(src, m->op, MUPCI_ALLOC_NOT_LOCAL, 0, 0);
+    else if (!mupci_bounds_on)
         mupci_reply(src, m->op, MUPCI_BOUNDS_UNTRACKED, 0, 0);
     else if (at == 0 || other_heap)
         mupci_reply(src, m->op, MUPCI_BOUNDS_NONE, 0, 0);
@@ -161,10 +165,14 @@ static int static_object(uint32_t thread, uint64_t offset, object_t *o)
  * Returns the reply's kind; UNTRACKED means the access cannot be judged. */
 static mupci_bounds_kind_t ask_keeper(uint32_t thread, uint64_t offset, object_t *o)
 {
-    int keeper = mupci_alloc_is_local_heap(offset) ? (int)thread : 0;
+    /* the owner knows its local heap; below it, thread 0 the symmetric one */
     mupci_msg_t m = {MUPCI_MSG_BOUNDS_QUERY, 0, 0, offset, thread};
     mupci_reply_t r;
-    mupci_request(keeper, &m, NULL, 0, &r);
+    mupci_request((int)thread, &m, NULL, 0, &r);
+    if (r.status == MUPCI_ALLOC_NOT_LOCAL) {
+        m.flags = 1;
+        mupci_request(0, &m, NULL, 0, &r);
+    }
     *o = (object_t){thread, r.word[0], r.word[1], (mupci_bounds_kind_t)r.status, NULL};
     if (r.status != MUPCI_BOUNDS_NONE && r.status != MUPCI_BOUNDS_UNTRACKED) {
         known[known_next] = *o;

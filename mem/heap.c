@@ -134,7 +134,9 @@ static int make_live(mupci_heap_t *h, block_t *b)
     return 0;
 }
 
-uint64_t mupci_heap_alloc(mupci_heap_t *h, size_t n)
+uint64_t mupci_heap_alloc(mupci_heap_t *h, size_t n) { return mupci_heap_alloc_below(h, n, h->end); }
+
+uint64_t mupci_heap_alloc_below(mupci_heap_t *h, size_t n, uint64_t ceiling)
 {
     if (n == 0 || n > h->end - h->begin)
         return 0;
@@ -142,7 +144,7 @@ uint64_t mupci_heap_alloc(mupci_heap_t *h, size_t n)
     block_t *b = h->free_head;
     while (b && b->size < need)
         b = b->next_free;
-    if (!b)
+    if (!b || b->start + need > ceiling) /* the lowest fit: none lower */
         return 0;
     if (b->size == need) { /* exact fit: the free block becomes live */
         if (make_live(h, b) != 0)
@@ -170,6 +172,72 @@ uint64_t mupci_heap_alloc(mupci_heap_t *h, size_t n)
     b->start += need;
     b->size -= need;
     return front->start;
+}
+
+/* The highest free block of at least `need` bytes, or NULL. */
+static block_t *highest_fit(const mupci_heap_t *h, uint64_t need)
+{
+    block_t *fit = NULL;
+    for (block_t *b = h->free_head; b; b = b->next_free)
+        if (b->size >= need)
+            fit = b;
+    return fit;
+}
+
+uint64_t mupci_heap_alloc_top(mupci_heap_t *h, size_t n, uint64_t floor, uint64_t *needed_floor)
+{
+    *needed_floor = 0;
+    if (n == 0 || n > h->end - h->begin)
+        return 0;
+    uint64_t need = round_up(n, h->align);
+    block_t *b = highest_fit(h, need);
+    if (!b)
+        return 0;
+    uint64_t start = b->start + b->size - need;
+    if (start < floor) {
+        *needed_floor = start;
+        return 0;
+    }
+    if (b->size == need) { /* exact fit: the free block becomes live */
+        if (make_live(h, b) != 0)
+            return 0;
+        unlink_free(h, b);
+        return b->start;
+    }
+    /* Split: the back part becomes live, the front stays in the free list. */
+    block_t *back = calloc(1, sizeof *back);
+    if (!back)
+        return 0;
+    back->start = start;
+    back->size = need;
+    if (make_live(h, back) != 0) {
+        free(back);
+        return 0;
+    }
+    back->prev = b;
+    back->next = b->next;
+    if (b->next)
+        b->next->prev = back;
+    b->next = back;
+    b->size -= need;
+    return start;
+}
+
+uint64_t mupci_heap_live_low(const mupci_heap_t *h)
+{
+    for (const block_t *b = h->first; b; b = b->next)
+        if (b->live)
+            return b->start;
+    return h->end;
+}
+
+uint64_t mupci_heap_live_high(const mupci_heap_t *h)
+{
+    uint64_t high = h->begin;
+    for (const block_t *b = h->first; b; b = b->next)
+        if (b->live)
+            high = b->start + b->size;
+    return high;
 }
 
 static block_t *find_live(const mupci_heap_t *h, uint64_t offset)

@@ -1,5 +1,6 @@
 /*
- * heap.h -- a first-fit allocator over a range of segment offsets
+ * heap.h -- a first-fit (or, from the top, highest-fit) allocator over a
+ * range of segment offsets
  * (the MuPC report §4.4.8).  Pure bookkeeping: it never touches the memory it
  * manages and knows nothing of MPI or threads, so it is unit-tested alone.
  *
@@ -31,6 +32,18 @@ void mupci_heap_destroy(mupci_heap_t *heap);
 /* Offset of a fresh block of at least `n` bytes (n > 0), or 0 when no free
  * block is large enough (0 is never inside a heap). */
 uint64_t mupci_heap_alloc(mupci_heap_t *heap, size_t n);
+/* The same, only if the block ends at or below `ceiling` (the lowest fit
+ * is taken, so 0 means no block below the ceiling fits). */
+uint64_t mupci_heap_alloc_below(mupci_heap_t *heap, size_t n, uint64_t ceiling);
+/* Highest fit: the top of the highest free block large enough, if it
+ * starts at or above `floor`; otherwise 0, and *needed_floor is where it
+ * would start (0 when no free block is large enough at all). */
+uint64_t mupci_heap_alloc_top(mupci_heap_t *heap, size_t n, uint64_t floor,
+                              uint64_t *needed_floor);
+/* Start of the lowest live block (the heap's end if none); end of the
+ * highest (the heap's begin if none). */
+uint64_t mupci_heap_live_low(const mupci_heap_t *heap);
+uint64_t mupci_heap_live_high(const mupci_heap_t *heap);
 mupci_heap_status_t mupci_heap_free(mupci_heap_t *heap, uint64_t offset);
 /* What mupci_heap_free would answer, without freeing anything. */
 mupci_heap_status_t mupci_heap_check(const mupci_heap_t *heap, uint64_t offset);

@@ -41,12 +41,14 @@ static const struct {
 #define FIELD(f) offsetof(mupci_config_t, f)
 
 static const setting_t settings[MUPCI_CONFIG_KEYS] = {
-    {"segment_size", KIND_SIZE, 64 * MiB, 1 * MiB, 64 * GiB, 0, FIELD(segment_size),
+    {"segment_size", KIND_SIZE, MUPCI_SEGMENT_AUTO, 1 * MiB, 64 * GiB, 0, FIELD(segment_size),
      "shared segment per UPC thread, rounded up to whole pages (address space is reserved, "
-     "pages are touched on use)"},
-    {"local_heap_percent", KIND_INT, 25, 0, 90, 0, FIELD(local_heap_percent),
-     "share of each segment (at its end) kept for upc_alloc; the space between the static "
-     "shared data and it is the heap of upc_global_alloc and upc_all_alloc"},
+     "pages are touched on use); auto: 3/4 of the node's memory shared among the UPC threads "
+     "on the node, in 64M steps, 64M..16G"},
+    {"local_heap_percent", KIND_INT, 100, 1, 100, 0, FIELD(local_heap_percent),
+     "the most of each segment upc_alloc may use; upc_alloc's heap grows down from the top of "
+     "the segment and that of upc_all_alloc and upc_global_alloc up from the static shared "
+     "data, and they meet anywhere"},
     {"batch_size", KIND_SIZE, 16 * KiB, 1 * KiB, 1 * MiB, 1, FIELD(batch_size),
      "size of one batched MPI message and of each receive buffer; smaller transfers travel inline"},
     {"fragment_size", KIND_SIZE, 256 * KiB, 4 * KiB, 64 * MiB, 1, FIELD(fragment_size),
@@ -102,6 +104,10 @@ static const char *const *words_of(const setting_t *s)
     return NULL;
 }
 
+/* Settings that also take the word "auto" (stored as 0, resolved at
+ * start by mupci_config_resolve_segment). */
+static int takes_auto(const setting_t *s) { return strcmp(s->name, "segment_size") == 0; }
+
 static void say(char *err, size_t errlen, const char *fmt, ...)
 {
     va_list ap;
@@ -129,7 +135,9 @@ static void format_size(char *buf, size_t len, long long v)
 
 static void format_value(char *buf, size_t len, const setting_t *s, long long v)
 {
-    if (s->kind == KIND_SIZE)
+    if (takes_auto(s) && v == MUPCI_SEGMENT_AUTO)
+        snprintf(buf, len, "auto");
+    else if (s->kind == KIND_SIZE)
         format_size(buf, len, v);
     else if (s->kind == KIND_BOOL)
         snprintf(buf, len, "%s", v ? "on" : "off");
@@ -156,8 +164,8 @@ static void format_allowed(char *buf, size_t len, const setting_t *s)
     char lo[32], hi[32];
     format_value(lo, sizeof lo, s, s->min);
     format_value(hi, sizeof hi, s, s->max);
-    snprintf(buf, len, "%s..%s%s%s", lo, hi, s->pow2 ? ", a power of two" : "",
-             s->kind == KIND_SIZE ? " (suffixes K, M, G, T)" : "");
+    snprintf(buf, len, "%s..%s%s%s%s", lo, hi, s->pow2 ? ", a power of two" : "",
+             s->kind == KIND_SIZE ? " (suffixes K, M, G, T)" : "", takes_auto(s) ? ", or auto" : "");
 }
 
 /* Parse "123", "-4", "64K", "2m".  Returns 0, or -1 when it is not a number
@@ -268,6 +276,10 @@ int mupci_config_set(mupci_config_t *cfg, const char *key, const char *value,
     char allowed[160];
     format_allowed(allowed, sizeof allowed, s);
     long long v;
+    if (takes_auto(s) && strcasecmp(value, "auto") == 0) {
+        store(cfg, s, MUPCI_SEGMENT_AUTO, origin);
+        return 0;
+    }
     if (parse_number(value, s, &v) != 0) {
         say(err, errlen, "%s: %s: '%s' is not %s; allowed: %s", origin, key, value,
             s->kind == KIND_SIZE   ? "a size"
@@ -582,6 +594,81 @@ int mupci_config_load(mupci_config_t *cfg, char *used, size_t usedlen, FILE *war
         return -1;
     mupci_config_check_env(environ, warn);
     return 0;
+}
+
+/* ---- the computed segment size ---- */
+
+/* A cgroup's memory limit (v2, then v1), or 0 when none is set. */
+static unsigned long long cgroup_memory_limit(void)
+{
+    static const char *const files[] = {"/sys/fs/cgroup/memory.max",
+                                        "/sys/fs/cgroup/memory/memory.limit_in_bytes"};
+    for (size_t i = 0; i < sizeof files / sizeof files[0]; i++) {
+        FILE *f = fopen(files[i], "r");
+        unsigned long long v = 0;
+        int got = f && fscanf(f, "%llu", &v) == 1; /* "max" reads as no number */
+        if (f)
+            fclose(f);
+        if (got)
+            return v;
+    }
+    return 0;
+}
+
+size_t mupci_config_node_memory(const char **source)
+{
+    long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGESIZE);
+    unsigned long long physical = pages > 0 && page > 0 ? (unsigned long long)pages * page : 0;
+    unsigned long long limit = cgroup_memory_limit();
+    *source = "memory";
+    if (limit > 0 && (physical == 0 || limit < physical)) {
+        *source = "memory (cgroup limit)";
+        return (size_t)limit;
+    }
+    return (size_t)physical;
+}
+
+/* Short, rounded text for a byte count: "23.5 GiB", "512 MiB". */
+static void format_memory(char *buf, size_t len, size_t bytes)
+{
+    if (bytes >= (size_t)GiB)
+        snprintf(buf, len, "%.1f GiB", (double)bytes / (double)GiB);
+    else
+        snprintf(buf, len, "%zu MiB", bytes / (size_t)MiB);
+}
+
+enum { AUTO_STEP = 64 * MiB };
+#define AUTO_MIN (64 * MiB)  /* the former fixed default: small nodes keep it */
+#define AUTO_MAX (16 * GiB)  /* address space, not memory: a sane bound per thread */
+
+size_t mupci_config_auto_segment(size_t memory, const char *source, int threads_on_node,
+                                 char *why, size_t whylen)
+{
+    if (threads_on_node < 1)
+        threads_on_node = 1;
+    /* A quarter stays for the threads' private memory and the system; the
+     * pages are only used when touched, so this costs nothing until then. */
+    unsigned long long share = (unsigned long long)memory / 4 * 3 / (unsigned)threads_on_node;
+    share = share / AUTO_STEP * AUTO_STEP;
+    if (share < (unsigned long long)AUTO_MIN)
+        share = AUTO_MIN;
+    if (share > (unsigned long long)AUTO_MAX)
+        share = AUTO_MAX;
+    char mem[32];
+    format_memory(mem, sizeof mem, memory);
+    snprintf(why, whylen, "3/4 of %s %s / %d thread%s on this node, in 64M steps, 64M..16G", mem,
+             source, threads_on_node, threads_on_node == 1 ? "" : "s");
+    return (size_t)share;
+}
+
+void mupci_config_set_auto_segment(mupci_config_t *cfg, size_t bytes, const char *why)
+{
+    char *origin = cfg->origin[find_setting("segment_size") - settings];
+    /* after "default", or after where "auto" was written */
+    size_t at = strlen(origin);
+    snprintf(origin + at, MUPCI_CONFIG_ORIGIN_MAX - at, "%s: %s",
+             strcmp(origin, "default") == 0 ? "" : " (auto)", why);
+    cfg->segment_size = bytes;
 }
 
 /* ---- output ---- */

@@ -16,12 +16,16 @@
 
 enum { MUPCI_CONFIG_KEYS = 19, MUPCI_CONFIG_ORIGIN_MAX = 160 };
 
+/* segment_size = auto (the default): computed at start from the node's
+ * memory and the number of UPC threads on it. */
+enum { MUPCI_SEGMENT_AUTO = 0 };
+
 /* Values of the `checks` setting. */
 enum { MUPCI_CHECKS_OFF = 0, MUPCI_CHECKS_BOUNDS = 1 };
 
 typedef struct mupci_config {
     size_t segment_size;   /* shared segment per UPC thread, bytes */
-    int local_heap_percent; /* share of each segment kept for upc_alloc */
+    int local_heap_percent; /* the most of each segment upc_alloc may use */
     size_t batch_size;     /* one batched message / receive buffer, bytes */
     size_t fragment_size;  /* piece size of large transfers, bytes */
     int recv_buffers;      /* persistent receives per thread */
@@ -79,6 +83,18 @@ const char *mupci_config_closest_key(const char *word, size_t len);
  * (duplicate keys, unknown MUPC_* variables) go to `warn` (NULL: none). */
 int mupci_config_load(mupci_config_t *cfg, char *used, size_t usedlen, FILE *warn, char *err,
                       size_t errlen);
+
+/* The node's memory in bytes: physical, or a smaller cgroup limit;
+ * `source` receives "memory" or "memory (cgroup limit)". */
+size_t mupci_config_node_memory(const char **source);
+
+/* The segment size `auto` means for `threads_on_node` UPC threads sharing
+ * `memory` bytes; `why` receives how it was computed. */
+size_t mupci_config_auto_segment(size_t memory, const char *source, int threads_on_node,
+                                 char *why, size_t whylen);
+
+/* Replace segment_size = auto by `bytes`; the origin says `why`. */
+void mupci_config_set_auto_segment(mupci_config_t *cfg, size_t bytes, const char *why);
 
 /* One line per key: "  key = value    # origin". */
 void mupci_config_print(FILE *out, const mupci_config_t *cfg);

@@ -26,6 +26,12 @@
  * the job and its slot, so every thread uses the same one.  The host still
  * owns the slot (allocation, generation, free), and each thread still
  * checks its own misuse.
+ *
+ * Freeing succeeds whether the lock is free or held by any thread (UPC 1.3
+ * 7.2.4): the generation changes, so the holder's later release is caught
+ * as a use of a freed lock (by the holder on the ticket path, by the host
+ * on the message path), and threads queued on it are answered as such
+ * instead of waiting forever.
  */
 #include "lock.h"
 #include "engine.h"
@@ -41,7 +47,7 @@
 
 #define LOCK_TAG 0x4c4f434bu /* "LOCK" in the phase field of a handle */
 
-enum { LOCK_GRANTED, LOCK_DENIED, LOCK_STALE, LOCK_HELD, LOCK_QUEUED_BUSY };
+enum { LOCK_GRANTED, LOCK_DENIED, LOCK_STALE };
 
 typedef struct waiter {
     int thread;
@@ -171,10 +177,18 @@ void mupci_handle_LOCK(int src, const mupci_msg_t *m, const void *payload, size_
     }
 }
 
+/* `size` carries the caller's line, for the one misuse only the host can
+ * see: releasing, on the message path, a lock another thread has freed
+ * while this one held it. */
 void mupci_handle_UNLOCK(int src, const mupci_msg_t *m, const void *payload, size_t len)
 {
     lock_rec_t *l = lookup(m->offset);
-    if (!l || l->holder != src)
+    if (!l)
+        mupci_fatal("upc_unlock at line %llu of thread %d: the lock (host thread %d, slot %u) "
+                    "has been freed with upc_lock_free or upc_all_lock_free while that thread "
+                    "held it; a freed lock cannot be used, not even to release it",
+                    (unsigned long long)m->size, src, mupc_mythread, (unsigned)(uint32_t)m->offset);
+    if (l->holder != src)
         mupci_fatal("internal error: thread %d released lock %#llx, which it does not hold "
                     "here", src, (unsigned long long)m->offset);
     waiter_t *w = l->head;
@@ -190,6 +204,41 @@ void mupci_handle_UNLOCK(int src, const mupci_msg_t *m, const void *payload, siz
     free(w);
 }
 
+/* Threads queued on a lock that is freed asked for a lock that no longer
+ * exists (the specification leaves it undefined): each is answered as a
+ * use of a freed lock, so it stops with its own file:line instead of
+ * waiting forever. */
+static void turn_away_waiters(lock_rec_t *l)
+{
+    for (waiter_t *w = l->head, *next; w; w = next) {
+        next = w->next;
+        mupci_reply(w->thread, w->op, LOCK_STALE, 0, 0);
+        free(w);
+    }
+    l->head = l->tail = NULL;
+}
+
+/* UPC 1.3 7.2.4.4: upc_lock_free succeeds whether the lock is unlocked or
+ * locked by any thread.  The generation changes, so every later use of
+ * the handle -- by the holder too -- is caught as a use of a freed lock. */
+static void free_slot(lock_rec_t *l, uint32_t slot)
+{
+    shm_lock_t *rec = shm_record(mupc_mythread, slot);
+    if (rec) { /* ticket waiters see the new generation and stop waiting */
+        atomic_store(&rec->holder, -1);
+        atomic_store(&rec->generation, l->generation + 1);
+    }
+    turn_away_waiters(l);
+    l->holder = -1;
+    l->in_use = 0;
+    l->generation++;
+    if (nfree == free_cap)
+        free_slots = grow(free_slots, &free_cap, sizeof *free_slots);
+    free_slots[nfree++] = slot;
+}
+
+enum { LOCK_FREE_PROBE = 1 }; /* only answer whether the lock is still allocated */
+
 void mupci_handle_LOCK_FREE(int src, const mupci_msg_t *m, const void *payload, size_t len)
 {
     lock_rec_t *l = lookup(m->offset);
@@ -197,25 +246,8 @@ void mupci_handle_LOCK_FREE(int src, const mupci_msg_t *m, const void *payload, 
         mupci_reply(src, m->op, LOCK_STALE, 0, 0);
         return;
     }
-    shm_lock_t *rec = shm_record(mupc_mythread, (uint32_t)m->offset);
-    if (rec) {
-        uint32_t taken = atomic_load(&rec->next), served = atomic_load(&rec->serving);
-        if (taken != served) {
-            mupci_reply(src, m->op, taken - served > 1 ? LOCK_QUEUED_BUSY : LOCK_HELD,
-                        (uint64_t)atomic_load(&rec->holder), 0);
-            return;
-        }
-        atomic_store(&rec->generation, l->generation + 1); /* stale handles are caught */
-    }
-    if (l->holder >= 0) {
-        mupci_reply(src, m->op, l->head ? LOCK_QUEUED_BUSY : LOCK_HELD, (uint64_t)l->holder, 0);
-        return;
-    }
-    l->in_use = 0;
-    l->generation++;
-    if (nfree == free_cap)
-        free_slots = grow(free_slots, &free_cap, sizeof *free_slots);
-    free_slots[nfree++] = (uint32_t)m->offset;
+    if (!(m->flags & LOCK_FREE_PROBE))
+        free_slot(l, (uint32_t)m->offset);
     mupci_reply(src, m->op, LOCK_GRANTED, 0, 0);
 }
 
@@ -277,6 +309,8 @@ mupc_lock_t mupc_all_lock_alloc(const char *file, int line)
     return l;
 }
 
+static void forget_held(int i) { held[i] = held[--nheld]; }
+
 static void free_lock(const char *what, mupc_lock_t l, const char *file, int line)
 {
     check_handle(what, l, file, line);
@@ -285,12 +319,22 @@ static void free_lock(const char *what, mupc_lock_t l, const char *file, int lin
     mupci_request((int)l.thread, &m, NULL, 0, &r);
     if (r.status == LOCK_STALE)
         stale(what, l, file, line);
-    if (r.status == LOCK_HELD || r.status == LOCK_QUEUED_BUSY)
-        mupci_fatal_at(file, line,
-                       "%s: the lock is held by thread %llu%s; release it (upc_unlock) "
-                       "before freeing it",
-                       what, (unsigned long long)r.word[0],
-                       r.status == LOCK_QUEUED_BUSY ? " and other threads wait for it" : "");
+    int i = held_index(l); /* freeing a lock this thread holds is allowed */
+    if (i >= 0)
+        forget_held(i);
+}
+
+/* Whether the lock `l` names has been freed (asked of its host on the
+ * message path: only misuse is checked this way, never a correct call). */
+static int lock_freed(mupc_lock_t l)
+{
+    shm_lock_t *rec = shm_record((int)l.thread, (uint32_t)l.addr);
+    if (rec)
+        return atomic_load(&rec->generation) != (uint32_t)(l.addr >> 32);
+    mupci_msg_t m = {MUPCI_MSG_LOCK_FREE, LOCK_FREE_PROBE, 0, l.addr, 0};
+    mupci_reply_t r;
+    mupci_request((int)l.thread, &m, NULL, 0, &r);
+    return r.status == LOCK_STALE;
 }
 
 void mupc_lock_free(mupc_lock_t l, const char *file, int line)
@@ -301,8 +345,9 @@ void mupc_lock_free(mupc_lock_t l, const char *file, int line)
     MUPCI_GASP_EVENT(GASP_UPC_LOCK_FREE, GASP_END, 0, file, line, &l);
 }
 
-/* Collective: once every thread has arrived (and so has released the
- * lock), thread 0 frees it. */
+/* Collective: the rendezvous answers no thread before every thread has
+ * arrived, so thread 0 frees the lock only after every thread has made
+ * its last use of it (and may free it held, as upc_lock_free may). */
 void mupc_all_lock_free(mupc_lock_t l, const char *file, int line)
 {
     MUPCI_GASP_EVENT(GASP_UPC_LOCK_FREE, GASP_START, 0, file, line, &l);
@@ -317,18 +362,20 @@ void mupc_all_lock_free(mupc_lock_t l, const char *file, int line)
 typedef struct ticket_wait {
     shm_lock_t *rec;
     uint32_t ticket;
+    uint32_t generation; /* the handle's: a change means the lock was freed */
 } ticket_wait_t;
 
-static int ticket_served(void *arg)
+static int ticket_served_or_freed(void *arg)
 {
     const ticket_wait_t *w = arg;
-    return atomic_load_explicit(&w->rec->serving, memory_order_acquire) == w->ticket;
+    return atomic_load_explicit(&w->rec->serving, memory_order_acquire) == w->ticket ||
+           atomic_load(&w->rec->generation) != w->generation;
 }
 
 /* Take a ticket and wait for it (waiting drives progress and yields like
  * every other wait), or, for upc_lock_attempt, take one only if it would be
- * served at once. */
-static int shm_acquire(shm_lock_t *rec, int attempt)
+ * served at once.  A waiter whose lock is freed stops with LOCK_STALE. */
+static int shm_acquire(shm_lock_t *rec, uint32_t generation, int attempt)
 {
     if (attempt) {
         uint32_t served = atomic_load_explicit(&rec->serving, memory_order_acquire);
@@ -336,9 +383,11 @@ static int shm_acquire(shm_lock_t *rec, int attempt)
         if (!atomic_compare_exchange_strong(&rec->next, &expected, served + 1))
             return LOCK_DENIED;
     } else {
-        ticket_wait_t w = {rec, atomic_fetch_add(&rec->next, 1)};
-        if (!ticket_served(&w))
-            mupci_engine_wait(ticket_served, &w);
+        ticket_wait_t w = {rec, atomic_fetch_add(&rec->next, 1), generation};
+        if (!ticket_served_or_freed(&w))
+            mupci_engine_wait(ticket_served_or_freed, &w);
+        if (atomic_load(&rec->generation) != generation)
+            return LOCK_STALE;
     }
     atomic_store(&rec->holder, mupc_mythread);
     return LOCK_GRANTED;
@@ -348,6 +397,8 @@ static int shm_acquire(shm_lock_t *rec, int attempt)
 static int acquire(const char *what, mupc_lock_t l, int attempt, const char *file, int line)
 {
     check_handle(what, l, file, line);
+    if (held_index(l) >= 0 && lock_freed(l)) /* freed by another thread while held here */
+        stale(what, l, file, line);
     if (held_index(l) >= 0)
         mupci_fatal_at(file, line,
                        "%s: this thread already holds the lock (host thread %u); UPC locks are "
@@ -357,9 +408,10 @@ static int acquire(const char *what, mupc_lock_t l, int attempt, const char *fil
     shm_lock_t *rec = shm_record((int)l.thread, (uint32_t)l.addr);
     mupci_reply_t r;
     if (rec) {
-        if (atomic_load(&rec->generation) != (uint32_t)(l.addr >> 32))
+        uint32_t generation = (uint32_t)(l.addr >> 32);
+        if (atomic_load(&rec->generation) != generation)
             stale(what, l, file, line);
-        r.status = shm_acquire(rec, attempt);
+        r.status = shm_acquire(rec, generation, attempt);
     } else {
         mupci_msg_t m = {MUPCI_MSG_LOCK, (uint16_t)attempt, 0, l.addr, 0};
         mupci_request((int)l.thread, &m, NULL, 0, &r);
@@ -397,19 +449,23 @@ void mupc_unlock(mupc_lock_t l, const char *file, int line)
     MUPCI_GASP_EVENT(GASP_UPC_UNLOCK, GASP_START, 0, file, line, &l);
     check_handle("upc_unlock", l, file, line);
     int i = held_index(l);
+    if (i < 0 && lock_freed(l))
+        stale("upc_unlock", l, file, line);
     if (i < 0)
         mupci_fatal_at(file, line,
                        "upc_unlock: this thread does not hold the lock (host thread %u); only "
                        "the thread that acquired a lock may release it",
                        l.thread);
-    held[i] = held[--nheld];
+    forget_held(i);
     mupci_fence(file, line); /* the critical section's writes are applied (Table 4.1) */
     shm_lock_t *rec = shm_record((int)l.thread, (uint32_t)l.addr);
     if (rec) {
+        if (atomic_load(&rec->generation) != (uint32_t)(l.addr >> 32))
+            stale("upc_unlock", l, file, line); /* another thread freed it while held here */
         atomic_store(&rec->holder, -1);
         atomic_fetch_add_explicit(&rec->serving, 1, memory_order_release);
-    } else {
-        mupci_msg_t m = {MUPCI_MSG_UNLOCK, 0, 0, l.addr, 0};
+    } else { /* the host catches a lock freed meanwhile; `size` carries the line */
+        mupci_msg_t m = {MUPCI_MSG_UNLOCK, 0, 0, l.addr, (uint64_t)(uint32_t)line};
         mupci_engine_lock();
         mupci_post_locked((int)l.thread, &m, NULL, 0);
         mupci_engine_unlock();

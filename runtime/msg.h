@@ -32,10 +32,11 @@
     X(REPLY, "answer to request `op`: status in `flags`, two words in `offset`, `size`") \
     X(HEAP_ALLOC, "(thread 0) `size` bytes per thread from the symmetric heap; REPLY")  \
     X(HEAP_FREE, "free the heap block at `offset` (flags 1: only check); REPLY the status") \
+    X(HEAP_FLOOR, "(thread 0) sender's local heap floor is `offset`, change number `size` (flags 1: lowering; REPLY the verdict)") \
     X(RV_ARRIVE, "(thread 0) arrival at collective call number `offset`; payload: call") \
     X(LOCK, "acquire lock `offset` (flags: attempt); REPLY once granted or refused")    \
-    X(UNLOCK, "release lock `offset`; no reply")                                        \
-    X(LOCK_FREE, "free lock `offset`; REPLY with the status")                           \
+    X(UNLOCK, "release lock `offset` (`size`: the caller's line); no reply")           \
+    X(LOCK_FREE, "free lock `offset` (flags 1: only check it exists); REPLY the status") \
     X(ATOMIC, "atomic op `flags` at `offset`; payload: operands; REPLY: old value")     \
     X(COLL, "collective call `op`, round `flags`: chunk of a message (coll_net.c)")     \
     X(BOUNDS_QUERY, "(heap keeper) live block at or below `offset`, extent on thread `size`; REPLY")

@@ -9,7 +9,9 @@
 #include "node.h"
 #include "pts.h"
 
+#include <errno.h>
 #include <stdlib.h>
+#include <string.h>
 #include <sys/mman.h>
 #include <unistd.h>
 
@@ -140,8 +142,9 @@ void mupci_segment_init(size_t size, int threads, int shareable)
     if (!p)
         p = map_private(size);
     if (!p)
-        mupci_fatal_plain("cannot map a %zu-byte shared segment; lower segment_size in mupc.conf",
-                          size);
+        mupci_fatal_plain("cannot map a %zu-byte shared segment (%s); set a smaller "
+                          "segment_size in mupc.conf (or MUPC_SEGMENT_SIZE)",
+                          size, strerror(errno));
     mupci_segment_base = p;
     mupci_segment_ctl = p + size;
     /* The probe other processes of the node read after mapping it. */

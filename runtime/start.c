@@ -87,13 +87,18 @@ static void load_config(void)
  * bench/core measured 2 ranks on 2 cores at half the get latency when they
  * spin the full spin_polls (1.6 us against 3.3 us), so only the
  * computation pthreads are counted. */
-static int node_oversubscribed(void)
+static int threads_on_this_node(void)
 {
     MPI_Comm node;
     int local = 1;
     MUPCI_MPI(MPI_Comm_split_type(mupci_comm, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node));
     MUPCI_MPI(MPI_Comm_size(node, &local));
     MUPCI_MPI(MPI_Comm_free(&node));
+    return local;
+}
+
+static int node_oversubscribed(int local)
+{
     cpu_set_t set;
     int cores = 1;
     if (sched_getaffinity(0, sizeof set, &set) == 0)
@@ -272,12 +277,32 @@ static void report_direct_gets(void)
                 refused);
 }
 
+/* segment_size = auto: each thread computes it from its node, and every
+ * thread takes the smallest, so the segments agree (node.c checks). */
+static void resolve_segment_size(int threads_on_node)
+{
+    if (config.segment_size != MUPCI_SEGMENT_AUTO)
+        return;
+    const char *source;
+    size_t memory = mupci_config_node_memory(&source);
+    char why[MUPCI_CONFIG_ORIGIN_MAX];
+    unsigned long long mine = mupci_config_auto_segment(memory, source, threads_on_node, why,
+                                                        sizeof why);
+    unsigned long long least = mine;
+    MUPCI_MPI(MPI_Allreduce(&mine, &least, 1, MPI_UNSIGNED_LONG_LONG, MPI_MIN, mupci_comm));
+    if (least != mine)
+        snprintf(why, sizeof why, "auto: the smallest over the job's nodes");
+    mupci_config_set_auto_segment(&config, (size_t)least, why);
+}
+
 static void start_runtime(void)
 {
     load_config();
+    int threads_on_node = threads_on_this_node();
+    resolve_segment_size(threads_on_node);
     mupci_bounds_init(config.checks == MUPCI_CHECKS_BOUNDS); /* before the statics are placed */
     mupci_segment_init(config.segment_size, mupc_threads, config.shm);
-    mupci_engine_init(&config, node_oversubscribed());
+    mupci_engine_init(&config, node_oversubscribed(threads_on_node));
     mupci_node_init(config.shm, config.simulate_nodes, mupc_mythread, mupc_threads);
     mupci_xfer_init(mupc_threads);
     mupci_direct_init(config.direct_gets, mupc_mythread, mupc_threads);

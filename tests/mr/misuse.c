@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 MUPC_SHARED_ARRAY(cells, long, 4, 4, MUPC_PER_THREAD)
+MUPC_SHARED_ARRAY(handle, mupc_ptr_t, 1, 1, MUPC_PER_THREAD)
 
 int main(int argc, char **argv)
 {
@@ -30,7 +31,9 @@ int main(int argc, char **argv)
         upc_notify();
         upc_barrier(); /* LINE_barrier-in-phase */
     } else if (!strcmp(mode, "out-of-range")) {
-        mupc_ptr_t p = mupc_ptr_add(MUPC_BASE(cells), 1 << 30, sizeof(long), 4);
+        /* twice the segment's longs on every thread: past its end */
+        ptrdiff_t beyond = (ptrdiff_t)(2 * mupc_segment_size() / sizeof(long)) * THREADS;
+        mupc_ptr_t p = mupc_ptr_add(MUPC_BASE(cells), beyond, sizeof(long), 4);
         MUPC_PUT(long, p, 1); /* LINE_out-of-range */
     } else if (!strcmp(mode, "bad-thread")) {
         mupc_ptr_t p = MUPC_BASE(cells);
@@ -79,6 +82,19 @@ int main(int argc, char **argv)
         (void)upc_global_alloc(THREADS, (size_t)1 << 40); /* LINE_heap-exhausted */
     } else if (!strcmp(mode, "local-exhausted")) {
         (void)upc_alloc((size_t)1 << 40); /* LINE_local-exhausted */
+    } else if (!strcmp(mode, "heaps-meet-symmetric")) {
+        /* (run with segment_size = 64M) the local heaps take 40M from the
+         * top, so 40M per thread no longer fit below them */
+        (void)upc_alloc((size_t)40 << 20);
+        upc_barrier();
+        (void)upc_all_alloc(THREADS, (size_t)40 << 20); /* LINE_heaps-meet-symmetric */
+    } else if (!strcmp(mode, "heaps-meet-local")) {
+        /* the other way round: the symmetric heap is there first */
+        (void)upc_all_alloc(THREADS, (size_t)40 << 20);
+        (void)upc_alloc((size_t)40 << 20); /* LINE_heaps-meet-local */
+    } else if (!strcmp(mode, "local-limit")) {
+        /* (run with local_heap_percent = 10) */
+        (void)upc_alloc((size_t)16 << 20); /* LINE_local-limit */
     } else if (!strcmp(mode, "all-alloc-mismatch")) {
         (void)upc_all_alloc(MYTHREAD == 1 ? 2 : 1, 8); /* LINE_all-alloc-mismatch */
     } else if (!strcmp(mode, "unlock-not-held")) {
@@ -88,10 +104,40 @@ int main(int argc, char **argv)
         upc_lock_t l = upc_global_lock_alloc();
         upc_lock(l);
         upc_lock(l); /* LINE_lock-twice */
-    } else if (!strcmp(mode, "free-held")) {
+    } else if (!strcmp(mode, "unlock-freed")) { /* freeing a held lock succeeds (UPC 1.3) */
         upc_lock_t l = upc_global_lock_alloc();
         upc_lock(l);
-        upc_lock_free(l); /* LINE_free-held */
+        upc_lock_free(l);
+        upc_unlock(l); /* LINE_unlock-freed */
+    } else if (!strcmp(mode, "unlock-freed-by-other")) {
+        upc_lock_t l = upc_all_lock_alloc();
+        if (MYTHREAD == 1)
+            upc_lock(l);
+        upc_barrier();
+        if (MYTHREAD == 0)
+            upc_lock_free(l);
+        upc_barrier();
+        if (MYTHREAD == 1)
+            upc_unlock(l); /* LINE_unlock-freed-by-other */
+        upc_barrier();
+    } else if (!strcmp(mode, "wait-on-freed")) {
+        /* thread 1 hosts and holds the lock, and frees it once thread 0
+         * waits for it: thread 0's upc_lock stops, it does not hang */
+        if (MYTHREAD == 1)
+            MUPC_PUT(pts, MUPC_ELEM(handle, 0), upc_global_lock_alloc());
+        upc_barrier();
+        upc_lock_t l = MUPC_GET(pts, MUPC_ELEM(handle, 0));
+        if (MYTHREAD == 1) {
+            upc_lock(l);
+            upc_barrier();
+            while (mupc_lock_waiters(l) < 1)
+                usleep(1000);
+            upc_lock_free(l);
+            upc_barrier();
+        } else {
+            upc_barrier();
+            upc_lock(l); /* LINE_wait-on-freed */
+        }
     } else if (!strcmp(mode, "use-freed")) {
         upc_lock_t l = upc_global_lock_alloc();
         upc_lock_free(l);

@@ -3,9 +3,15 @@
  * same pointer everywhere; upc_global_alloc from every thread at once
  * gives disjoint blocks; data written through one thread's pointer is
  * read through another's; upc_alloc memory is remotely accessible; frees
- * from any thread return every byte (checked on thread 0's heap figures).
+ * from any thread return every byte (checked on thread 0's heap figures);
+ * upc_all_free frees nothing before every thread has called it; the local
+ * and symmetric heaps share the segment: upc_alloc of 64 MB per thread
+ * with the default settings, most of the segment taken by upc_alloc and
+ * then by upc_all_alloc, without overlap.
  */
 #include "check.h"
+
+#include <unistd.h>
 
 #define ROUNDS 20
 #define PER_THREAD 8
@@ -101,6 +107,97 @@ static void local_alloc_remote_use(void)
     CHECK_EQ_LL(h.local_free, h.local_bytes);
 }
 
+/* upc_all_free is collective: the last thread arrives 100 ms late and reads
+ * the block first.  Thread 0 reallocates the space as soon as its own call
+ * returns and overwrites it, so had the block been freed before the late
+ * thread arrived, the late thread would read thread 0's new values. */
+static void all_free_waits_for_everyone(void)
+{
+    size_t n = 64 * (size_t)THREADS;
+    mupc_ptr_t a = upc_all_alloc(n, sizeof(long));
+    for (size_t i = 0; i < n; i++)
+        if (i % (size_t)THREADS == (size_t)MYTHREAD)
+            MUPC_PUT(long, mupc_ptr_index(a, i, sizeof(long), 1), 7000 + (long)i);
+    upc_barrier();
+    if (MYTHREAD == THREADS - 1) {
+        usleep(100000);
+        for (size_t i = 0; i < n; i++)
+            CHECK_EQ_LL(MUPC_GET(long, mupc_ptr_index(a, i, sizeof(long), 1)), 7000 + (long)i);
+    }
+    upc_all_free(a);
+    if (MYTHREAD == 0) {
+        mupc_ptr_t b = upc_global_alloc(n, sizeof(long)); /* first fit: a's space */
+        for (size_t i = 0; i < n; i++)
+            MUPC_PUT(long, mupc_ptr_index(b, i, sizeof(long), 1), -1);
+        upc_fence;
+        upc_free(b);
+    }
+    upc_barrier();
+}
+
+/* 64 MB per thread from upc_alloc: more than the former fixed local heap
+ * (a quarter of the former 64M segment). */
+static void local_64_megabytes(void)
+{
+    size_t bytes = (size_t)64 << 20, words = bytes / sizeof(long);
+    mupc_ptr_t p = upc_alloc(bytes);
+    long *mine = mupc_local_addr(p);
+    mine[0] = MYTHREAD;
+    mine[words - 1] = -MYTHREAD;
+    MUPC_PUT(pts, MUPC_ELEM(shared_ptrs, MYTHREAD), p);
+    upc_barrier();
+    int next = (MYTHREAD + 1) % THREADS;
+    mupc_ptr_t q = MUPC_GET(pts, MUPC_ELEM(shared_ptrs, next));
+    CHECK_EQ_LL(MUPC_GET(long, q), next);
+    CHECK_EQ_LL(MUPC_GET(long, mupc_ptr_index(q, words - 1, sizeof(long), 0)), -next);
+    upc_barrier();
+    upc_free(p);
+}
+
+/* Stamp the first and last word of `bytes` at p, or check them. */
+static void stamp_ends(mupc_ptr_t p, size_t bytes, long tag, int check)
+{
+    mupc_ptr_t last = mupc_ptr_index(p, bytes / sizeof(long) - 1, sizeof(long), 0);
+    if (!check) {
+        MUPC_PUT(long, p, tag);
+        MUPC_PUT(long, last, tag + 1);
+        return;
+    }
+    CHECK_EQ_LL(MUPC_GET(long, p), tag);
+    CHECK_EQ_LL(MUPC_GET(long, last), tag + 1);
+}
+
+#define LOCAL_BLOCKS 6
+
+/* upc_alloc takes 60% of every segment in blocks, then upc_all_alloc 30%
+ * per thread: each heap uses what the other does not.  Every block's ends
+ * are stamped and checked, so overlapping blocks would show.  Once the
+ * local blocks are freed, the symmetric heap can have 80%. */
+static void heaps_share_the_segment(void)
+{
+    size_t segment = mupc_segment_size(), piece = segment / 10 / 64 * 64;
+    mupc_ptr_t locals[LOCAL_BLOCKS];
+    for (int k = 0; k < LOCAL_BLOCKS; k++) {
+        locals[k] = upc_alloc(piece);
+        stamp_ends(locals[k], piece, 100 * MYTHREAD + 10 * k, 0);
+    }
+    size_t sym_bytes = 3 * piece;
+    mupc_ptr_t sym = upc_all_alloc(THREADS, sym_bytes);
+    mupc_ptr_t mine = mupc_ptr_index(sym, (size_t)MYTHREAD, sym_bytes, 1);
+    stamp_ends(mine, sym_bytes, 1000000 + MYTHREAD, 0);
+    upc_barrier();
+    for (int k = 0; k < LOCAL_BLOCKS; k++)
+        stamp_ends(locals[k], piece, 100 * MYTHREAD + 10 * k, 1);
+    stamp_ends(mine, sym_bytes, 1000000 + MYTHREAD, 1);
+    upc_barrier();
+    for (int k = 0; k < LOCAL_BLOCKS; k++)
+        upc_free(locals[k]);
+    upc_all_free(sym);
+    mupc_ptr_t big = upc_all_alloc(THREADS, 8 * piece); /* the local heaps gave it back */
+    stamp_ends(mupc_ptr_index(big, (size_t)MYTHREAD, 8 * piece, 1), 8 * piece, 7, 0);
+    upc_all_free(big);
+}
+
 int main(void)
 {
     mupc_heap_info_t before = info();
@@ -110,6 +207,9 @@ int main(void)
     all_alloc_is_shared();
     global_alloc_concurrent();
     local_alloc_remote_use();
+    all_free_waits_for_everyone();
+    local_64_megabytes();
+    heaps_share_the_segment();
     CHECK(mupc_ptr_is_null(upc_global_alloc(0, 16)), "zero size gives null");
     CHECK(mupc_ptr_is_null(upc_alloc(0)), "zero size gives null");
     upc_free(MUPC_NULL_PTR); /* no effect */

@@ -3,10 +3,15 @@
  * update (a shared counter and a shared "owner" word on a third thread),
  * FIFO order of queued requests, upc_lock_attempt never waiting, the
  * seed's Table 4.1 scenario (a release makes the critical section's
- * remote writes visible to the next holder), and lock handles stored in
- * shared memory and used by every thread.
+ * remote writes visible to the next holder), lock handles stored in
+ * shared memory and used by every thread, freeing a held lock (UPC 1.3:
+ * upc_lock_free succeeds whether the lock is unlocked or locked by any
+ * thread), and upc_all_lock_free freeing nothing before every thread has
+ * called it.
  */
 #include "check.h"
+
+#include <unistd.h>
 
 #define ROUNDS 300
 
@@ -140,6 +145,55 @@ static void table_4_1(upc_lock_t l)
     }
 }
 
+/* A lock is freed while its holder -- this thread, then another one --
+ * still holds it; the program carries on with new locks.  The freed
+ * handles are not used again (that would be a use of a freed lock). */
+static void free_held_locks(void)
+{
+    upc_lock_t own = upc_global_lock_alloc();
+    upc_lock(own);
+    upc_lock_free(own); /* held by the caller */
+    upc_lock_t after = upc_global_lock_alloc();
+    CHECK(upc_lock_attempt(after), "a new lock after freeing a held one is not free");
+    upc_unlock(after);
+    upc_lock_free(after);
+
+    /* held by the last thread, freed by thread 0 (itself when alone) */
+    upc_lock_t shared_lock = upc_all_lock_alloc();
+    if (MYTHREAD == THREADS - 1)
+        upc_lock(shared_lock);
+    upc_barrier();
+    if (MYTHREAD == 0)
+        upc_lock_free(shared_lock);
+    upc_barrier();
+
+    /* held by the last thread across upc_all_lock_free */
+    upc_lock_t collective = upc_all_lock_alloc();
+    if (MYTHREAD == THREADS - 1)
+        upc_lock(collective);
+    upc_all_lock_free(collective);
+
+    upc_lock_t fresh = upc_all_lock_alloc();
+    hammer(fresh, "a lock allocated after held locks were freed");
+    upc_all_lock_free(fresh);
+}
+
+/* upc_all_lock_free is collective: the last thread arrives 100 ms late and
+ * uses the lock first; had anybody freed it on arrival, its use would stop
+ * the job as a use of a freed lock. */
+static void all_lock_free_waits_for_everyone(void)
+{
+    upc_lock_t l = upc_all_lock_alloc();
+    if (MYTHREAD == THREADS - 1) {
+        usleep(100000);
+        CHECK(upc_lock_attempt(l), "nobody holds the lock, yet upc_lock_attempt failed");
+        upc_unlock(l);
+        upc_lock(l);
+        upc_unlock(l);
+    }
+    upc_all_lock_free(l);
+}
+
 int main(void)
 {
     upc_lock_t all = upc_all_lock_alloc();
@@ -167,6 +221,9 @@ int main(void)
     upc_lock(again);
     upc_unlock(again);
     upc_all_lock_free(again);
+
+    free_held_locks();
+    all_lock_free_waits_for_everyone();
     if (MYTHREAD == 0)
         printf("test_lock: %d threads OK\n", THREADS);
     return 0;

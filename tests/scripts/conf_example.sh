@@ -20,7 +20,7 @@ for key in $("$show" --keys); do
 done
 MUPC_CONF=$example "$show" > "$out" 2>&1; rc=$?
 expect_status "the example loads as a configuration file" 0
-expect_output "its values are attributed to it" "segment_size = 64M +# .*mupc.conf.example:[0-9]+"
+expect_output "its values are attributed to it" "segment_size = [0-9]+[MG] +# .*mupc.conf.example:[0-9]+ \\(auto\\): 3/4 of "
 "$show" --bogus > "$out" 2>&1; rc=$?
 expect_status "an unknown option is refused" 2
 finish

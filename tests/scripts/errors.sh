@@ -33,11 +33,32 @@ check free-fabricated 2 'upc_free: the pointer-to-shared \(thread 1, offset [0-9
 check free-phase 2 'upc_free: the pointer-to-shared \(thread 0, offset [0-9]+, phase 3\) has phase 3: free the pointer the allocation returned \(phase 0\)'
 check free-huge 2 'upc_free: the pointer-to-shared \(thread [01], offset [0-9]+, phase 0\) lies beyond the end of the shared segment'
 check free-interior 2 'upc_free: .* points inside an allocated block, not at its start'
-check heap-exhausted 2 'upc_global_alloc: out of shared memory: asked for 1099511627776 bytes per thread, but the symmetric heap has [0-9]+ bytes free and its largest free block is [0-9]+ bytes; raise segment_size'
-check local-exhausted 1 'upc_alloc: out of shared memory: asked for 1099511627776 bytes per thread, but the local .* heap has [0-9]+ bytes free.*raise local_heap_percent'
+check heap-exhausted 2 'upc_global_alloc: out of shared memory: asked for 1099511627776 bytes per thread, but the symmetric heap \(upc_all_alloc, upc_global_alloc\) has [0-9]+ bytes in use and thread [01].s local heap \(upc_alloc\) reaches down to offset [0-9]+ of the [0-9]+-byte segment: no free space below it is large enough; raise segment_size in mupc.conf \(or MUPC_SEGMENT_SIZE\)'
+check local-exhausted 1 'upc_alloc: out of shared memory: asked for 1099511627776 bytes, but this thread.s local heap \(upc_alloc\) has 0 bytes in use and no free space in the [0-9]+-byte segment is that large; raise segment_size'
+# the two heaps share the segment: whichever finds the other in its way
+# names both, and what to change
+export MUPC_SEGMENT_SIZE=64M
+check heaps-meet-symmetric 2 'upc_all_alloc: out of shared memory: asked for 41943040 bytes per thread, but the symmetric heap \(upc_all_alloc, upc_global_alloc\) has 0 bytes in use and thread [01].s local heap \(upc_alloc\) reaches down to offset [0-9]+ of the 67108864-byte segment: no free space below it is large enough; raise segment_size in mupc.conf \(or MUPC_SEGMENT_SIZE\), or free shared memory'
+check heaps-meet-local 2 'upc_alloc: out of shared memory: asked for 41943040 bytes, but this thread.s local heap \(upc_alloc\) has 0 bytes in use at the top of the 67108864-byte segment and the symmetric heap \(upc_all_alloc, upc_global_alloc\) reaches up to offset [0-9]+: no free space between them is large enough; raise segment_size'
+export MUPC_LOCAL_HEAP_PERCENT=10
+check local-limit 1 'upc_alloc: out of shared memory: asked for 16777216 bytes, but this thread.s local heap has 0 bytes in use and may use at most 10% of the 67108864-byte segment; raise local_heap_percent \(or MUPC_LOCAL_HEAP_PERCENT\)'
+unset MUPC_SEGMENT_SIZE MUPC_LOCAL_HEAP_PERCENT
 check unlock-not-held 3 'upc_unlock: this thread does not hold the lock'
 check lock-twice 2 'upc_lock: this thread already holds the lock.*not recursive'
-check free-held 2 'upc_lock_free: the lock is held by thread [0-9]; release it'
+# upc_lock_free of a held lock succeeds (UPC 1.3); a later use is a use of
+# a freed lock, by the thread that freed it or by its holder
+check unlock-freed 2 'upc_unlock: the lock \(host thread [01], slot [0-9]+\) has been freed'
+check unlock-freed-by-other 2 'upc_unlock: the lock \(host thread 0, slot [0-9]+\) has been freed'
+check wait-on-freed 2 'upc_lock: the lock \(host thread 1, slot [0-9]+\) has been freed'
+# on the message path the host catches the holder's release and names its line
+export MUPC_SHM=off
+run 2 60 "$prog" unlock-freed-by-other
+expect_failure "unlock-freed-by-other (shm off) fails"
+expect_output "unlock-freed-by-other (shm off) names the line" "upc_unlock at line $(line_of unlock-freed-by-other) of thread 1: the lock \(host thread 0, slot [0-9]+\) has been freed"
+run 2 60 "$prog" wait-on-freed
+expect_failure "wait-on-freed (shm off) fails"
+expect_output "wait-on-freed (shm off) names the line" "misuse.c:$(line_of wait-on-freed): upc_lock: the lock \(host thread 1, slot [0-9]+\) has been freed"
+unset MUPC_SHM
 check use-freed 2 'upc_lock: the lock .* has been freed'
 check not-a-lock 1 'upc_lock: not a lock handle'
 check atomic-op-outside-domain 2 'upc_atomic_relaxed: operation 0x10 \(UPC_XOR\) is not one of the operations this domain was created with'

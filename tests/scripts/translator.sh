@@ -73,7 +73,7 @@ cat > "$tmp/oob.upc" <<'UPC'
 shared int a[4 * THREADS];
 int main(int argc, char **argv)
 {
-    long far = argc > 1 ? 4L * THREADS : 4000000000L * THREADS;
+    long far = argc > 1 ? 4L * THREADS : 20000000000L * THREADS; /* past 64G, the largest segment */
     a[far + MYTHREAD] = 1; /* line 6 */
     return 0;
 }

@@ -42,7 +42,7 @@ static const char *write_file(const char *text)
 
 START_TEST(default_values)
 {
-    ck_assert_uint_eq(cfg.segment_size, 64u << 20);
+    ck_assert_uint_eq(cfg.segment_size, MUPCI_SEGMENT_AUTO);
     ck_assert_uint_eq(cfg.batch_size, 16u << 10);
     ck_assert_uint_eq(cfg.fragment_size, 256u << 10);
     ck_assert_int_eq(cfg.recv_buffers, 8);
@@ -287,6 +287,41 @@ START_TEST(unknown_variables_warned)
 }
 END_TEST
 
+/* segment_size = auto: 3/4 of the node's memory per thread on the node, in
+ * 64M steps, never below the former 64M default nor above 16G; an explicit
+ * size is kept as it is. */
+START_TEST(auto_segment_size)
+{
+    char why[MUPCI_CONFIG_ORIGIN_MAX];
+    const unsigned long long G = 1ull << 30, M = 1ull << 20;
+    ck_assert_uint_eq(mupci_config_auto_segment(24 * G, "memory", 4, why, sizeof why),
+                      4608 * M);
+    ck_assert_str_eq(why, "3/4 of 24.0 GiB memory / 4 threads on this node, in 64M steps, "
+                          "64M..16G");
+    ck_assert_uint_eq(mupci_config_auto_segment(10 * G, "memory", 3, why, sizeof why),
+                      2560 * M); /* 2560M exactly: 7.5G / 3 */
+    ck_assert_uint_eq(mupci_config_auto_segment(10 * G + 5, "memory", 7, why, sizeof why),
+                      1088 * M); /* 1097.1M down to a 64M step */
+    ck_assert_uint_eq(mupci_config_auto_segment(512 * M, "memory", 16, why, sizeof why),
+                      64 * M); /* at least the former default */
+    ck_assert_uint_eq(mupci_config_auto_segment(1024 * G, "memory", 2, why, sizeof why),
+                      16 * G); /* at most 16G */
+    ck_assert_ptr_nonnull(strstr(why, "1024.0 GiB memory / 2 threads"));
+
+    ck_assert_int_eq(set("segment_size", "auto"), 0);
+    ck_assert_uint_eq(cfg.segment_size, MUPCI_SEGMENT_AUTO);
+    mupci_config_set_auto_segment(&cfg, 2 * G, "the reason");
+    ck_assert_uint_eq(cfg.segment_size, 2 * G);
+    ck_assert_str_eq(cfg.origin[0], "test (auto): the reason");
+    mupci_config_defaults(&cfg);
+    mupci_config_set_auto_segment(&cfg, 3 * G, "the reason");
+    ck_assert_str_eq(cfg.origin[0], "default: the reason");
+    ck_assert_int_eq(set("segment_size", "2G"), 0);
+    ck_assert_uint_eq(cfg.segment_size, 2 * G);
+    ck_assert_int_eq(set("batch_size", "auto"), -1); /* only segment_size takes it */
+}
+END_TEST
+
 START_TEST(printed_form)
 {
     set("segment_size", "2M");
@@ -351,6 +386,7 @@ int main(void)
     tcase_add_test(tc, directory_is_no_file);
     tcase_add_test(tc, duplicate_keys_warned);
     tcase_add_test(tc, unknown_variables_warned);
+    tcase_add_test(tc, auto_segment_size);
     tcase_add_test(tc, printed_form);
     tcase_add_test(tc, example_round_trip);
     suite_add_tcase(s, tc);

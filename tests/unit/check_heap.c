@@ -19,6 +19,46 @@ static mupci_heap_t *heap;
 static void setup(void) { heap = mupci_heap_create(BEGIN, END, 64); }
 static void teardown(void) { mupci_heap_destroy(heap); }
 
+/* Highest fit: blocks come from the top down; a floor stops them and says
+ * where the block would start; freed blocks merge with the space below. */
+START_TEST(top_down_with_a_floor)
+{
+    uint64_t end = END / 64 * 64, needed = 1;
+    uint64_t a = mupci_heap_alloc_top(heap, 100, 0, &needed);
+    ck_assert_uint_eq(a, end - 128);
+    ck_assert_uint_eq(needed, 0);
+    uint64_t b = mupci_heap_alloc_top(heap, 64, a - 64, &needed);
+    ck_assert_uint_eq(b, a - 64); /* exactly at the floor */
+    ck_assert_uint_eq(mupci_heap_alloc_top(heap, 64, b, &needed), 0);
+    ck_assert_uint_eq(needed, b - 64); /* where it would go */
+    ck_assert_uint_eq(mupci_heap_live_low(heap), b);
+    ck_assert_uint_eq(mupci_heap_live_high(heap), end);
+    ck_assert_uint_eq(mupci_heap_alloc_top(heap, 1 << 20, 0, &needed), 0);
+    ck_assert_uint_eq(needed, 0); /* no free space that large at all */
+    ck_assert_int_eq(mupci_heap_free(heap, a), MUPCI_HEAP_OK);
+    /* the hole at the top is the highest fit again */
+    ck_assert_uint_eq(mupci_heap_alloc_top(heap, 64, 0, &needed), end - 64);
+    ck_assert_int_eq(mupci_heap_free(heap, b), MUPCI_HEAP_OK);
+    ck_assert_int_eq(mupci_heap_free(heap, end - 64), MUPCI_HEAP_OK);
+    ck_assert_uint_eq(mupci_heap_live_low(heap), end);
+    mupci_heap_stats_t st = mupci_heap_stats(heap);
+    ck_assert_uint_eq(st.free_blocks, 1);
+    ck_assert_uint_eq(st.free_bytes, st.total_bytes);
+}
+END_TEST
+
+/* First fit under a ceiling: the lowest fit must end at or below it. */
+START_TEST(first_fit_below_a_ceiling)
+{
+    uint64_t a = mupci_heap_alloc_below(heap, 256, BEGIN + 1000);
+    ck_assert_uint_ne(a, 0);
+    ck_assert_uint_eq(mupci_heap_alloc_below(heap, 1024, a + 1024), 0);
+    uint64_t b = mupci_heap_alloc_below(heap, 1024, a + 256 + 1024);
+    ck_assert_uint_eq(b, a + 256);
+    ck_assert_uint_eq(mupci_heap_live_high(heap), b + 1024);
+}
+END_TEST
+
 START_TEST(alignment_and_bounds)
 {
     ck_assert_ptr_nonnull(heap);
@@ -193,6 +233,8 @@ int main(void)
     TCase *tc = tcase_create("first_fit");
     tcase_add_checked_fixture(tc, setup, teardown);
     tcase_add_test(tc, alignment_and_bounds);
+    tcase_add_test(tc, top_down_with_a_floor);
+    tcase_add_test(tc, first_fit_below_a_ceiling);
     tcase_add_test(tc, first_fit_reuses_lowest_hole);
     tcase_add_test(tc, coalesce_both_neighbours);
     tcase_add_test(tc, exhaustion_returns_zero);
