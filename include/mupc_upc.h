@@ -83,6 +83,13 @@
     mupc_global_alloc((nblocks), (nbytes), __FILE__, __LINE__)
 #define upc_all_alloc(nblocks, nbytes) mupc_all_alloc((nblocks), (nbytes), __FILE__, __LINE__)
 #define upc_alloc(nbytes) mupc_alloc((nbytes), __FILE__, __LINE__)
+/* UPC 1.2's upc_local_alloc, removed in UPC 1.3 but still offered by
+ * Berkeley UPC and GCC UPC, which older programs call */
+#define upc_local_alloc(nblocks, nbytes) \
+    mupc_alloc((size_t)(nblocks) * (size_t)(nbytes), __FILE__, __LINE__)
+/* Berkeley UPC and GCC UPC's upc_poll: lets communication progress; here
+ * a fence, so a loop polling a relaxed flag sees it change */
+#define upc_poll() mupc_fence(__FILE__, __LINE__)
 #define upc_free(p) mupc_free((p), __FILE__, __LINE__)
 #define upc_all_free(p) mupc_all_free((p), __FILE__, __LINE__)
 

@@ -227,9 +227,12 @@ static const char *upc_words(const char *msg)
 static CXTranslationUnit parse(CXIndex index, const char *name, const char *text, size_t len)
 {
     struct CXUnsavedFile file = {name, text, (unsigned long)len};
-    const char *args[] = {"-x", "c", "-std=gnu17", "-Wno-everything"};
+    /* no error limit: each implicit conversion from shared void * is an
+     * error clang reports and diagnose() turns into a cast, so a file with
+     * twenty of them would otherwise stop clang before the rest */
+    const char *args[] = {"-x", "c", "-std=gnu17", "-Wno-everything", "-ferror-limit=0"};
     CXTranslationUnit tu = NULL;
-    if (clang_parseTranslationUnit2(index, name, args, 4, &file, 1, CXTranslationUnit_None, &tu) !=
+    if (clang_parseTranslationUnit2(index, name, args, 5, &file, 1, CXTranslationUnit_None, &tu) !=
         CXError_Success) {
         fprintf(stderr, "mupc-translate: libclang could not parse the translation of %s\n", name);
         exit(1);

@@ -896,6 +896,22 @@ static char *implicit(rewriter_t *w, CXCursor c, CXCursor in)
                                "or integer; cast it");
         return gen(w, in);
     }
+    if (is_pts(w, from) && is_pts(w, to)) {
+        /* shared void * to a pointer with block size 1 (the same address
+         * space as shared void *, so clang saw no conversion): phase 0, as
+         * for a cast (UPC 1.3 §6.4.3) */
+        CXType fp = clang_getPointeeType(canon(from)), tp = clang_getPointeeType(canon(to));
+        if (canon(fp).kind == CXType_Void && canon(tp).kind != CXType_Void) {
+            char *block = block_text(w, tp, start_of(c));
+            int reset = !strcmp(block, "(1)") || !strcmp(block, "0");
+            free(block);
+            if (reset) {
+                char *g = gen(w, in), *r = xasprintf("upc_resetphase(%s)", g);
+                free(g);
+                return r;
+            }
+        }
+    }
     return splice(w, c);
 }
 
@@ -1473,6 +1489,9 @@ static char *library_null_arguments(rewriter_t *w, CXCursor c)
         {"upc_lock", 1}, {"upc_lock_attempt", 1}, {"upc_unlock", 1}, {"upc_memcpy", 3},
         {"upc_memget", 2}, {"upc_memput", 1}, {"upc_memset", 1}, {"upc_all_atomicdomain_free", 1},
         {"upc_castable", 1}, {"upc_cast", 1},
+        /* <upc_io.h>: the shared buffer is the second argument */
+        {"upc_all_fread_shared", 2}, {"upc_all_fwrite_shared", 2}, {"upc_all_fread_shared_async", 2},
+        {"upc_all_fwrite_shared_async", 2},
         /* <bupc_extensions.h> */
         {"bupc_castable", 1}, {"bupc_cast", 1}, {"bupc_dump_shared", 1}, {"bupc_ptradd", 1},
         {"bupc_memcpy_async", 3}, {"bupc_memget_async", 2}, {"bupc_memput_async", 1},

@@ -185,4 +185,27 @@ else
     fail "groff is not installed: the man pages cannot be checked (apt-get install groff-base, or run ./quickstart)"
 fi
 
+# upcc searches each source's directory for <...> includes too, as
+# Berkeley's upcc does (programs write #include <local.h>).
+mkdir -p "$tmp/proj"
+cat > "$tmp/proj/local_defs.h" <<'H'
+#define ANSWER 42
+H
+cat > "$tmp/proj/angle.c" <<'UPC'
+#include <upc.h>
+#include <stdio.h>
+#include <local_defs.h>
+int main(void)
+{
+    if (MYTHREAD == 0)
+        printf("answer %d\n", ANSWER);
+    return 0;
+}
+UPC
+upcc -o "$tmp/angle" "$tmp/proj/angle.c" > "$out" 2>&1
+rc=$?
+expect_status "upcc finds <local_defs.h> beside the source" 0
+run 2 60 "$tmp/angle"
+expect_output "and the program runs" "^answer 42$"
+
 finish

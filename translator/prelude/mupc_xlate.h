@@ -61,6 +61,11 @@ size_t upc_affinitysize(size_t totalsize, size_t nbytes, size_t threadid);
 __MUPC_SHARED void *upc_global_alloc(size_t nblocks, size_t nbytes);
 __MUPC_SHARED void *upc_all_alloc(size_t nblocks, size_t nbytes);
 __MUPC_SHARED void *upc_alloc(size_t nbytes);
+/* UPC 1.2's upc_local_alloc (removed in 1.3, still in Berkeley and GCC
+ * UPC): upc_alloc(nblocks * nbytes) */
+__MUPC_SHARED void *upc_local_alloc(size_t nblocks, size_t nbytes);
+/* Berkeley and GCC UPC's upc_poll: let progress happen (a fence) */
+void upc_poll(void);
 void upc_free();
 void upc_all_free();
 void upc_global_exit(int status);
