@@ -554,7 +554,9 @@ static char *assemble(const char *text, const regions_t *r, const char *input, i
         if (g->system_entry) {
             char *inc = system_include(g->file);
             sb_printf(&out, "#include %s\n", inc);
-            if (!strcmp(inc, "<mpi.h>") && !hybrid++) /* the program calls MPI (runtime/hybrid.c) */
+            /* the program calls MPI (runtime/hybrid.c), however it names mpi.h */
+            const char *base = strrchr(g->file, '/');
+            if (!strcmp(base ? base + 1 : g->file, "mpi.h") && !hybrid++)
                 sb_puts(&out, "__attribute__((constructor)) static void __mupc_mpi_hybrid(void) "
                               "{ mupc_mpi_hybrid(); }\n");
             free(inc);
