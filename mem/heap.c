@@ -134,6 +134,30 @@ static int make_live(mupci_heap_t *h, block_t *b)
     return 0;
 }
 
+/* Free block b, whole, becomes live: its start, or 0 when out of memory. */
+static uint64_t take_whole(mupci_heap_t *h, block_t *b)
+{
+    if (make_live(h, b) != 0)
+        return 0;
+    unlink_free(h, b);
+    return b->start;
+}
+
+/* A new live block [start, start + size), not yet linked in, or NULL. */
+static block_t *new_live_block(mupci_heap_t *h, uint64_t start, uint64_t size)
+{
+    block_t *b = calloc(1, sizeof *b);
+    if (!b)
+        return NULL;
+    b->start = start;
+    b->size = size;
+    if (make_live(h, b) != 0) {
+        free(b);
+        return NULL;
+    }
+    return b;
+}
+
 uint64_t mupci_heap_alloc(mupci_heap_t *h, size_t n) { return mupci_heap_alloc_below(h, n, h->end); }
 
 uint64_t mupci_heap_alloc_below(mupci_heap_t *h, size_t n, uint64_t ceiling)
@@ -146,22 +170,12 @@ uint64_t mupci_heap_alloc_below(mupci_heap_t *h, size_t n, uint64_t ceiling)
         b = b->next_free;
     if (!b || b->start + need > ceiling) /* the lowest fit: none lower */
         return 0;
-    if (b->size == need) { /* exact fit: the free block becomes live */
-        if (make_live(h, b) != 0)
-            return 0;
-        unlink_free(h, b);
-        return b->start;
-    }
+    if (b->size == need) /* exact fit: the free block becomes live */
+        return take_whole(h, b);
     /* Split: the front part becomes live, the rest stays in the free list. */
-    block_t *front = calloc(1, sizeof *front);
+    block_t *front = new_live_block(h, b->start, need);
     if (!front)
         return 0;
-    front->start = b->start;
-    front->size = need;
-    if (make_live(h, front) != 0) {
-        free(front);
-        return 0;
-    }
     front->prev = b->prev;
     front->next = b;
     if (b->prev)
@@ -198,22 +212,12 @@ uint64_t mupci_heap_alloc_top(mupci_heap_t *h, size_t n, uint64_t floor, uint64_
         *needed_floor = start;
         return 0;
     }
-    if (b->size == need) { /* exact fit: the free block becomes live */
-        if (make_live(h, b) != 0)
-            return 0;
-        unlink_free(h, b);
-        return b->start;
-    }
+    if (b->size == need) /* exact fit: the free block becomes live */
+        return take_whole(h, b);
     /* Split: the back part becomes live, the front stays in the free list. */
-    block_t *back = calloc(1, sizeof *back);
+    block_t *back = new_live_block(h, start, need);
     if (!back)
         return 0;
-    back->start = start;
-    back->size = need;
-    if (make_live(h, back) != 0) {
-        free(back);
-        return 0;
-    }
     back->prev = b;
     back->next = b->next;
     if (b->next)
