@@ -238,7 +238,8 @@ static int by_offset(const void *a, const void *b)
 /* Sorted by file offset; 0 if two pieces overlap in the file. */
 static int pieces_sort(pieces_t *p)
 {
-    qsort(p->v, p->n, sizeof *p->v, by_offset);
+    if (p->n > 1) /* none when this thread holds no block: qsort wants a real array */
+        qsort(p->v, p->n, sizeof *p->v, by_offset);
     for (size_t i = 1; i < p->n; i++)
         if (p->v[i - 1].off + (upc_off_t)p->v[i - 1].len > p->v[i].off)
             return 0;
