@@ -413,8 +413,7 @@ static int diagnose(CXTranslationUnit tu, char **text, size_t *len, const region
 /* ---- 5. output ---- */
 
 static const char prologue[] =
-    "/* the runtime's C layer: UPC's library names over mupc.h */\n#define MUPC_TRANSLATED_UPC 1\n#include <mupc_upc.h>\n#include <upc_collective.h>\n#include <upc_nb.h>\n#include <upc_atomic.h>\n"
-    "#include <upc_castable.h>\n#include <upc_io.h>\n#include <upc_tick.h>\n#include <upc_types.h>\n#include <stddef.h>\n#include <stdio.h>\n"
+    "/* the runtime's C layer: UPC's library names over mupc.h */\n#define MUPC_TRANSLATED_UPC 1\n#include <mupc_upc.h>\n#include <upc_types.h>\n#include <stddef.h>\n#include <stdio.h>\n"
     "/* THREADS, MYTHREAD and the inline-access window are set once by the\n"
     " * runtime before main and never change: read-only views of the same\n"
     " * symbols let the compiler keep them in registers across the runtime's\n"
@@ -524,10 +523,15 @@ static char *system_include(const char *path)
     return name ? xasprintf("<%s>", name) : xasprintf("\"%s\"", path);
 }
 
-/* The prelude headers whose real counterparts the prologue leaves out:
- * the output includes them where the program does, so that a program
- * that does not include them keeps their names to itself. */
-static const char *const prelude_libraries[] = {"bupc_extensions.h", "bupc_collectivev.h"};
+/* The library headers the prologue leaves out: the output includes the
+ * runtime's counterpart where the program included the prelude's, so that
+ * a program that does not include one keeps its names to itself (a
+ * reference implementation of the collectives defines upc_all_broadcast
+ * in its own upc_collective.h, which the runtime's would make a macro). */
+static const char *const prelude_libraries[] = {
+    "upc_collective.h", "upc_nb.h", "upc_atomic.h", "upc_castable.h", "upc_io.h",
+    "upc_tick.h", "bupc_extensions.h", "bupc_collectivev.h",
+};
 
 static const char *prelude_library(const char *path)
 {

@@ -205,6 +205,32 @@ static char *tag_name(rewriter_t *w, CXType t)
 
 /* C spelling of a declaration of `inner` with type t, without UPC:
  * pointers-to-shared become mupc_ptr_t and shared qualifiers vanish. */
+static char *spell_decl(rewriter_t *w, CXType t, const char *inner);
+
+/* A function type around inner (`int (*cmp)(shared void *, shared void *)`
+ * as a parameter): the result, then the parameters, each spelled again. */
+static char *spell_function(rewriter_t *w, CXType f, const char *inner)
+{
+    strbuf_t params;
+    sb_init(&params);
+    int n = clang_getNumArgTypes(f);
+    for (int i = 0; i < n; i++) {
+        char *p = spell_decl(w, clang_getArgType(f, (unsigned)i), "");
+        sb_printf(&params, "%s%s", i ? ", " : "", p);
+        free(p);
+    }
+    if (f.kind == CXType_FunctionProto && clang_isFunctionTypeVariadic(f))
+        sb_puts(&params, n ? ", ..." : "...");
+    else if (f.kind == CXType_FunctionProto && !n)
+        sb_puts(&params, "void");
+    char *list = sb_take(&params);
+    char *in = xasprintf("%s(%s)", inner, list);
+    char *s = spell_decl(w, clang_getResultType(f), in);
+    free(in);
+    free(list);
+    return s;
+}
+
 static char *spell_decl(rewriter_t *w, CXType t, const char *inner)
 {
     const char *sep = *inner ? " " : "";
@@ -221,6 +247,9 @@ static char *spell_decl(rewriter_t *w, CXType t, const char *inner)
         free(in);
         return s;
     }
+    if (t.kind != CXType_Typedef && t.kind != CXType_Elaborated &&
+        (c.kind == CXType_FunctionProto || c.kind == CXType_FunctionNoProto))
+        return spell_function(w, c, inner);
     if (t.kind == CXType_ConstantArray || t.kind == CXType_IncompleteArray) {
         char *in = t.kind == CXType_ConstantArray
                        ? xasprintf("%s[%lld]", inner, clang_getArraySize(t))

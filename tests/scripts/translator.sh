@@ -418,4 +418,41 @@ expect_output "a pragma after a declaration of its block" "warn\\.upc:8:[0-9]+: 
 expect_output "a pointer-to-shared to a local pointer without a cast" "warn\\.upc:9:[0-9]+: warning: implicit conversion from a pointer-to-shared to a local pointer"
 run 2 60 "$tmp/warn"
 expect_status "and the program runs" 0
+# A program's own header named like a library header wins, as in a C
+# compiler's search: a reference implementation of the collectives brings
+# its own upc_collective.h, with its own constants and its own
+# upc_all_broadcast, which the runtime's macros must not rewrite.
+mkdir -p "$tmp/ownlib"
+cat > "$tmp/ownlib/upc_collective.h" <<'UPC'
+#define MY_BRDCST 7
+void upc_all_broadcast(shared void *dst, shared const void *src, size_t n, upc_flag_t f);
+UPC
+cat > "$tmp/ownlib.upc" <<'UPC'
+#include <upc.h>
+#include <stdio.h>
+#include "upc_collective.h"
+shared int a[THREADS];
+shared int src;
+void upc_all_broadcast(shared void *dst, shared const void *s, size_t n, upc_flag_t f)
+{
+    (void)f;
+    if (MYTHREAD == 0)
+        for (int t = 0; t < THREADS; t++)
+            upc_memcpy((shared char *)dst + t, s, n);
+    upc_barrier;
+}
+int main(void)
+{
+    if (MYTHREAD == 0)
+        src = 41;
+    upc_barrier;
+    upc_all_broadcast(a, &src, sizeof(int), 0);
+    if (MYTHREAD == 1)
+        printf("ownlib %d %d\n", a[MYTHREAD] + 1, MY_BRDCST);
+    return 0;
+}
+UPC
+build ownlib -I"$tmp/ownlib"
+run 2 60 "$tmp/ownlib"
+expect_output "the program's own upc_collective.h and upc_all_broadcast, not the library's" "^ownlib 42 7$"
 finish

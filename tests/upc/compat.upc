@@ -3,7 +3,9 @@
  * implicit conversion from shared void * to a pointer with block size 1
  * gives phase 0, as a cast does (UPC 1.3 §6.4.3; Berkeley bug89); a file
  * with many implicit conversions from shared void * (each one a parse
- * error the translator turns into a cast) translates whole (bug595). */
+ * error the translator turns into a cast) translates whole (bug595); a
+ * parameter that points to a function taking pointers-to-shared (the MuPC
+ * collectives reference implementation's upc_all_sort). */
 #include <upc.h>
 #include <stdio.h>
 
@@ -19,6 +21,13 @@
 
 shared int errs[THREADS];
 strict shared int flag;
+
+static int compare(shared void *x, shared void *y) { return *(shared int *)x - *(shared int *)y; }
+static int apply(shared void *x, shared void *y, int (*func)(shared void *, shared void *))
+{
+    return func(x, y);
+}
+typedef int (*compare_t)(shared const void *, shared const void *, ...);
 
 int main(void)
 {
@@ -118,6 +127,15 @@ int main(void)
     upc_free(r23);
     CHECK(upc_threadof(r24) == (size_t)MYTHREAD, "upc_alloc through an implicit conversion");
     upc_free(r24);
+
+    errs[MYTHREAD] = 10 * MYTHREAD;
+    upc_barrier;
+    int (*cmp)(shared void *, shared void *) = compare;
+    CHECK(apply(&errs[THREADS - 1], &errs[0], cmp) == 10 * (THREADS - 1),
+          "a function-pointer parameter taking pointers-to-shared");
+    compare_t unused = 0;
+    CHECK(unused == 0, "a variadic function-pointer type with pointers-to-shared");
+    upc_barrier;
 
     if (MYTHREAD == 0)
         flag = 1;
