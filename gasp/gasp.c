@@ -221,8 +221,6 @@ static int passes(unsigned int evt, gasp_evttype_t type, int always)
 /* Runtime side                                                      */
 /* ---------------------------------------------------------------- */
 
-static void noncollective_exit_hook(int status, void *arg);
-
 int mupci_gasp_local_events(void)
 {
     return MUPCI_GASP && &mupc_gasp_profile_level != NULL && mupc_gasp_profile_level >= 2;
@@ -236,9 +234,6 @@ void mupci_gasp_thread_init(int *argc, char ***argv)
     build_filter(&mupc_gasp_profile_only == NULL ? NULL : mupc_gasp_profile_only);
     event_pthread = pthread_self();
     context = gasp_init(GASP_LANG_UPC, argc, argv);
-    /* After gasp_init: exit handlers run last-registered first, so the tool
-     * hears of an exit() before the handlers it registered there run. */
-    on_exit(noncollective_exit_hook, NULL);
     update_gasp_on();
 }
 
@@ -266,8 +261,6 @@ void mupci_gasp_notify(unsigned int evt, gasp_evttype_t type, int is_local, cons
     va_end(ap);
 }
 
-static int exit_reported; /* an exit event was raised: the program is ending */
-
 static void notify_always(unsigned int evt, gasp_evttype_t type, const char *file, int line, ...)
 {
     va_list ap;
@@ -285,18 +278,7 @@ void mupci_gasp_exit_event(unsigned int evt, gasp_evttype_t type, const char *fi
 {
     if (!MUPCI_GASP || profile_level == 0)
         return;
-    exit_reported = 1;
     notify_always(evt, type, file, line, status);
-}
-
-/* exit() on the computation pthread before main returned ends the job
- * (start.c treats it as upc_global_exit): a non-collective exit, from an
- * unknown position (GASP 1.4 §3.2 allows NULL and 0). */
-static void noncollective_exit_hook(int status, void *arg)
-{
-    if (exit_reported || mupci_fatal_aborting() || !pthread_equal(pthread_self(), event_pthread))
-        return;
-    mupci_gasp_exit_event(GASP_UPC_NONCOLLECTIVE_EXIT, GASP_ATOMIC, NULL, 0, status);
 }
 
 int mupci_gasp_upcall_begin(void)

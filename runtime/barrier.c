@@ -301,7 +301,7 @@ static void report_exit(const name_info_t *r, const char *what, const char *file
     int leaver = r->at_exit - 1, waiter = r->in_barrier - 1;
     if (mine.at_exit) {
         sleep(1);
-        mupci_fatal_plain("thread %d reached the end of main while thread %d waits in a "
+        mupci_fatal_plain("thread %d reached the end of main (or called exit) while thread %d waits in a "
                           "barrier; every thread must make the same barrier calls "
                           "(upc_barrier, upc_notify and upc_wait, collectives) before main "
                           "returns",
@@ -310,7 +310,7 @@ static void report_exit(const name_info_t *r, const char *what, const char *file
     if (me != waiter)
         sleep(1);
     mupci_fatal_at(file, line,
-                   "thread %d reached the end of main while thread %d waits in %s at %s:%d; "
+                   "thread %d reached the end of main (or called exit) while thread %d waits in %s at %s:%d; "
                    "every thread must make the same barrier calls (upc_barrier, upc_notify "
                    "and upc_wait, collectives) before main returns",
                    leaver, me, what, file, line);

@@ -195,7 +195,7 @@ static void mismatch(const pending_t *p, const arrival_t *a, int src)
         int ended = f->kind == MUPCI_RV_MAIN_END ? p->first_thread : src;
         const arrival_t *w = f->kind == MUPCI_RV_MAIN_END ? a : f;
         mupci_fatal_at(w->file, (int)w->line,
-                       "thread %d reached the end of main while thread %d waits in %s at "
+                       "thread %d reached the end of main (or called exit) while thread %d waits in %s at "
                        "%s:%llu; every thread must make the same collective calls before "
                        "main returns",
                        ended, ended == src ? p->first_thread : src, w->what, w->file,

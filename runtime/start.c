@@ -7,9 +7,14 @@
  * also the one that finalizes MPI, whichever way the program ends:
  *  - collective exit: main returns on every thread -> final barrier ->
  *    orderly shutdown, each process exits with its main's status;
- *  - upc_global_exit(status) (or exit(status)) on any one thread -> every
- *    other thread is told and acknowledges -> all processes finalize and
- *    exit with `status`;
+ *    exit(status) in user code ends that thread the same way, with its
+ *    status: it waits in the final barrier, its shared data stays
+ *    readable until every thread is there (UPC 1.3 §5.1.2.2.3: a thread
+ *    terminates by C's rules for program termination; the program ends
+ *    when every thread has; Berkeley UPC does the same);
+ *  - upc_global_exit(status) on any one thread -> every other thread is
+ *    told and acknowledges -> all processes finalize and exit with
+ *    `status`;
  *  - a fatal error -> one message, MPI_Abort (fatal.c);
  *  - a crash or a fatal signal (raised or sent) -> a one-line note, then
  *    the signal again to its previous handler or default action; the
@@ -57,6 +62,11 @@ static char **user_argv;
 static pthread_t compute_thread;
 static atomic_int main_returned; /* orderly collective exit under way */
 static atomic_int exiting;        /* exit() is running somewhere in the process */
+static atomic_int exit_called;    /* the user's code called exit(): it ends the process */
+static pthread_mutex_t finalized_lock = PTHREAD_MUTEX_INITIALIZER;
+static pthread_cond_t finalized_cond = PTHREAD_COND_INITIALIZER;
+static int finalized; /* under finalized_lock */
+static void global_exit(int status) __attribute__((noreturn));
 
 /* ---------------------------------------------------------------- */
 /* Configuration, read by every thread, reported by the first bad one */
@@ -150,18 +160,36 @@ static void install_signal_handlers(void)
         sigaction(fatal_signals[i], &sa, &previous[fatal_signals[i]]);
 }
 
-static void global_exit(int status) __attribute__((noreturn));
+static void end_of_main(int status);
 
-/* exit(status) called by the user's code before main returned would leave
- * the other threads waiting forever at their final barrier; treat it as
- * upc_global_exit(status), as other UPC runtimes do. */
+/* exit(status) called by the user's code before main returned ends this
+ * thread as a return from main would: the final barrier (a thread still
+ * in another barrier is told which thread ended, and the job aborts),
+ * then the communication pthread finalizes MPI while exit() waits here;
+ * exit() then goes on and ends the process with the thread's status. */
 static void exit_hook(int status, void *arg)
 {
     atomic_store(&exiting, 1);
     if (mupci_fatal_aborting() || atomic_load(&main_returned) ||
         !pthread_equal(pthread_self(), compute_thread))
         return;
-    global_exit(status);
+    fflush(stdout);
+    atomic_store(&exit_called, 1);
+    end_of_main(status);
+    MUPCI_PT(pthread_mutex_lock(&finalized_lock));
+    while (!finalized)
+        MUPCI_PT(pthread_cond_wait(&finalized_cond, &finalized_lock));
+    MUPCI_PT(pthread_mutex_unlock(&finalized_lock));
+}
+
+/* The communication pthread has finalized MPI: an exit() waiting in
+ * exit_hook may end the process. */
+static void announce_finalized(void)
+{
+    MUPCI_PT(pthread_mutex_lock(&finalized_lock));
+    finalized = 1;
+    MUPCI_PT(pthread_cond_broadcast(&finalized_cond));
+    MUPCI_PT(pthread_mutex_unlock(&finalized_lock));
 }
 
 /* ---------------------------------------------------------------- */
@@ -229,10 +257,21 @@ void mupc_global_exit(int status, const char *file, int line)
 static void *compute_main(void *arg)
 {
     mupci_gasp_thread_init(&user_argc, &user_argv);
+    /* After the tool's gasp_init: exit handlers run last-registered first,
+     * so an exit() ends the thread (and raises its exit events) before the
+     * handlers the tool registered there run. */
+    on_exit(exit_hook, NULL);
     mupci_access_init_local();
     mupci_segment_run_initializers(); /* each thread its own elements; the barrier publishes them */
     mupci_barrier_internal("start-up barrier", __FILE__, __LINE__);
-    int status = mupc_user_main(user_argc, user_argv);
+    end_of_main(mupc_user_main(user_argc, user_argv));
+    return NULL;
+}
+
+/* This thread is done (main returned or exit was called): the final
+ * barrier, then the communication pthread may shut down. */
+static void end_of_main(int status)
+{
     /* Where main returned is unknown: no position (NULL, 0), not ours. */
     mupci_gasp_exit_event(GASP_UPC_COLLECTIVE_EXIT, GASP_START, NULL, 0, status);
     mupci_rv_main_end();
@@ -240,7 +279,6 @@ static void *compute_main(void *arg)
     mupci_gasp_exit_event(GASP_UPC_COLLECTIVE_EXIT, GASP_END, NULL, 0, status);
     atomic_store(&main_returned, 1);
     mupci_engine_request_shutdown(status);
-    return NULL;
 }
 
 /* ---------------------------------------------------------------- */
@@ -312,7 +350,6 @@ static void start_runtime(void)
     mupci_lock_init();
     mupci_rcache_init(&config, mupc_threads);
     install_signal_handlers();
-    on_exit(exit_hook, NULL);
     if (config.verbose && mupc_mythread == 0) {
         fprintf(stderr, "mupc: %d threads; settings:\n", mupc_threads);
         mupci_config_print(stderr, &config);
@@ -337,7 +374,8 @@ int main(int argc, char **argv)
     MUPCI_PT(pthread_create(&compute_thread, NULL, compute_main, NULL));
     int status = mupci_engine_comm_loop();
     if (atomic_load(&main_returned)) {
-        MUPCI_PT(pthread_join(compute_thread, NULL));
+        if (!atomic_load(&exit_called))
+            MUPCI_PT(pthread_join(compute_thread, NULL));
         finish_runtime();
         mupci_rcache_finalize();
         mupci_lock_finalize();
@@ -346,6 +384,11 @@ int main(int argc, char **argv)
         mupci_direct_finalize();
         mupci_node_finalize();
         mupci_segment_finalize();
+        if (atomic_load(&exit_called)) { /* exit() on the computation pthread ends the process */
+            announce_finalized();
+            for (;;)
+                pause();
+        }
         return status;
     }
     /* Global exit: the computation pthread may still be running user code;

@@ -3,7 +3,11 @@
  *   status N       every thread returns N from main (collective exit)
  *   global N       the last thread calls upc_global_exit(N) while the
  *                  others wait in a barrier or compute
- *   exit N         the last thread calls exit(N) before main ends
+ *   exit N         the last thread calls exit(N) before main ends, the
+ *                  others return 0 a moment later (UPC: exit ends that
+ *                  thread only; the job ends when every thread has)
+ *   exit-barrier N the last thread calls exit(N) while the others wait
+ *                  in a barrier (a mismatch: the job aborts, naming it)
  *   crash          the last thread dereferences NULL while others wait
  *   raise SIG      the last thread raises signal SIG (11 SIGSEGV, 7 SIGBUS)
  *                  while the others wait in a barrier
@@ -44,6 +48,12 @@ int main(int argc, char **argv)
         return 99;
     }
     if (!strcmp(mode, "exit")) {
+        if (last)
+            exit(arg);
+        usleep(100000);
+        return 0;
+    }
+    if (!strcmp(mode, "exit-barrier")) {
         if (last)
             exit(arg);
         upc_barrier();

@@ -79,12 +79,12 @@ check memput-nbi-near-null 2 'upc_memput_nb: the private source 0x40 lies in the
 
 # a thread leaves main while others wait in a barrier: the waiting thread
 # names where it waits (the exit barrier is not a user barrier)
-left='thread [0-9] reached the end of main while thread [0-9] waits in'
-check skip-barrier 2 "thread 0 reached the end of main while thread 1 waits in upc_barrier at .*misuse.c:$(line_of skip-barrier);"
-check skip-barrier 4 "thread 0 reached the end of main while thread [1-3] waits in upc_barrier at "
-check extra-barrier 3 "thread [02] reached the end of main while thread 1 waits in upc_barrier at .*misuse.c:$(line_of extra-barrier);"
-check exit-in-wait 3 "thread 2 reached the end of main while thread [01] waits in upc_wait at "
-check exit-in-collective 2 "thread 0 reached the end of main while thread 1 waits in upc_all_broadcast at "
+left='thread [0-9] reached the end of main .or called exit. while thread [0-9] waits in'
+check skip-barrier 2 "thread 0 reached the end of main .or called exit. while thread 1 waits in upc_barrier at .*misuse.c:$(line_of skip-barrier);"
+check skip-barrier 4 "thread 0 reached the end of main .or called exit. while thread [1-3] waits in upc_barrier at "
+check extra-barrier 3 "thread [02] reached the end of main .or called exit. while thread 1 waits in upc_barrier at .*misuse.c:$(line_of extra-barrier);"
+check exit-in-wait 3 "thread 2 reached the end of main .or called exit. while thread [01] waits in upc_wait at "
+check exit-in-collective 2 "thread 0 reached the end of main .or called exit. while thread 1 waits in upc_all_broadcast at "
 run 2 60 "$prog" exit-after-notify
 expect_failure "exit-after-notify fails"
 expect_output "exit-after-notify names the problem" 'main returned between upc_notify and upc_wait'
@@ -108,7 +108,7 @@ expect_failure "coll-other-call fails"
 expect_output "coll-other-call names both calls" "collective call number 1 differs between threads: thread [01] called upc_all_(broadcast|gather)\\(nbytes=8, root=0, flags=0\\) at [^ ]*misuse.c:[0-9]+, thread [01] called upc_all_(gather|broadcast)\\(nbytes=8, root=0, flags=0\\) at [^ ]*misuse.c:[0-9]+;"
 expect_output "coll-other-call names both" "broadcast.*gather|gather.*broadcast"
 # a collective call while another thread has left main
-check exit-in-all-alloc 2 "thread 0 reached the end of main while thread 1 waits in upc_all_alloc at [^ ]*misuse.c:$(line_of exit-in-all-alloc);"
-check exit-in-all-alloc 4 "thread 0 reached the end of main while thread [1-3] waits in upc_all_alloc at "
-check exit-in-nosync 3 "thread 0 reached the end of main while thread [12] waits in upc_all_gather at [^ ]*misuse.c:$(line_of exit-in-nosync);"
+check exit-in-all-alloc 2 "thread 0 reached the end of main .or called exit. while thread 1 waits in upc_all_alloc at [^ ]*misuse.c:$(line_of exit-in-all-alloc);"
+check exit-in-all-alloc 4 "thread 0 reached the end of main .or called exit. while thread [1-3] waits in upc_all_alloc at "
+check exit-in-nosync 3 "thread 0 reached the end of main .or called exit. while thread [12] waits in upc_all_gather at [^ ]*misuse.c:$(line_of exit-in-nosync);"
 finish

@@ -1,6 +1,6 @@
 #!/bin/sh
 # exits.sh -- every way of ending a program ends every thread, promptly,
-# with the right status.
+# with the right status; exit() ends only its thread (UPC 1.3 §5.1.2.2.3).
 . "$top_srcdir/tests/scripts/lib.sh"
 prog=$top_builddir/tests/mr/exit_modes
 
@@ -9,7 +9,13 @@ for n in 1 2 3 4; do
     run $n 60 "$prog" status 3;  expect_status "collective exit 3 ($n threads)" 3
     run $n 30 "$prog" global 7;  expect_status "upc_global_exit(7) ($n threads)" 7
     expect_output "global exit output flushed ($n threads)" "calls upc_global_exit\\(7\\)"
-    run $n 30 "$prog" exit 5;    expect_status "exit(5) on one thread ends all ($n threads)" 5
+    run $n 30 "$prog" exit 5;    expect_status "exit(5) ends one thread, the job ends with the others ($n threads)" 5
+done
+for n in 2 4; do
+    run $n 30 "$prog" exit-barrier 5
+    expect_failure "exit(5) on one thread while the others wait in a barrier ($n threads)"
+    expect_output "the mismatch is named ($n threads)" \
+        "thread $((n - 1)) reached the end of main .or called exit. while thread [0-9] waits in upc_barrier"
 done
 for n in 2 4; do
     run $n 60 "$prog" crash 0

@@ -73,7 +73,7 @@ for layout in "shm=on" "simulate_nodes=2"; do
         run "$n" 60 env "MUPC_$key=${layout#*=}" "$prog" skip-barrier
         expect_failure "skip-barrier, $layout, $n threads, fails"
         expect_output "skip-barrier, $layout, $n threads, names where the others wait" \
-            "reached the end of main while thread [0-3] waits in upc_barrier at "
+            "reached the end of main .or called exit. while thread [0-3] waits in upc_barrier at "
     done
 done
 finish
