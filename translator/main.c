@@ -47,6 +47,7 @@ typedef struct options {
     const char *prelude, *runtime_include, *clang, *output, *input;
     int static_threads;
     int gasp; /* --gasp: the compiler's GASP events (mupcc --profile*) */
+    int implicit_bupc; /* the program uses bupc_ names it did not declare */
     const char **cpp; /* preprocessor arguments, in order */
     int ncpp;
 } options_t;
@@ -61,7 +62,7 @@ static void usage(void)
 static void parse_options(int argc, char **argv, options_t *o)
 {
     *o = (options_t){getenv("MUPC_PRELUDE_DIR") ? getenv("MUPC_PRELUDE_DIR") : MUPC_PRELUDE_DIR,
-                     MUPC_RUNTIME_INCLUDE_DIR, MUPC_CLANG, NULL, NULL, 0, 0, NULL, 0};
+                     MUPC_RUNTIME_INCLUDE_DIR, MUPC_CLANG, NULL, NULL, 0, 0, 0, NULL, 0};
     o->cpp = xmalloc((size_t)argc * 2 * sizeof *o->cpp);
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
@@ -138,6 +139,7 @@ static char *preprocess(const options_t *o, size_t *len)
     int n = 0;
     char *threads = o->static_threads ? xasprintf("-D__MUPC_STATIC_THREADS=%d", o->static_threads) : NULL;
     char *prelude_h = xasprintf("%s/mupc_xlate.h", o->prelude);
+    char *bupc_h = xasprintf("%s/bupc_extensions.h", o->prelude);
     argv[n++] = (char *)o->clang;
     argv[n++] = "-E";
     argv[n++] = "-x";
@@ -165,6 +167,10 @@ static char *preprocess(const options_t *o, size_t *len)
         argv[n++] = threads;
     argv[n++] = "-include";
     argv[n++] = prelude_h;
+    if (o->implicit_bupc) {
+        argv[n++] = "-include";
+        argv[n++] = bupc_h;
+    }
     for (int i = 0; i < o->ncpp; i++) {
         if (!strncmp(o->cpp[i], "-I", 2)) { /* given above */
             i += !o->cpp[i][2];
@@ -179,6 +185,7 @@ static char *preprocess(const options_t *o, size_t *len)
     free(mpi_dirs);
     free(threads);
     free(prelude_h);
+    free(bupc_h);
     return text;
 }
 
@@ -230,14 +237,42 @@ static CXTranslationUnit parse(CXIndex index, const char *name, const char *text
     /* no error limit: each implicit conversion from shared void * is an
      * error clang reports and diagnose() turns into a cast, so a file with
      * twenty of them would otherwise stop clang before the rest */
-    const char *args[] = {"-x", "c", "-std=gnu17", "-Wno-everything", "-ferror-limit=0"};
+    const char *args[] = {"-x", "c", "-std=gnu17", "-Wno-everything", "-ferror-limit=0",
+                          /* seen by uses_undeclared_bupc, left to the C compiler otherwise */
+                          "-Wimplicit-function-declaration", "-Wno-error=implicit-function-declaration"};
     CXTranslationUnit tu = NULL;
-    if (clang_parseTranslationUnit2(index, name, args, 5, &file, 1, CXTranslationUnit_None, &tu) !=
+    if (clang_parseTranslationUnit2(index, name, args, sizeof args / sizeof *args, &file, 1,
+                                    CXTranslationUnit_None, &tu) !=
         CXError_Success) {
         fprintf(stderr, "mupc-translate: libclang could not parse the translation of %s\n", name);
         exit(1);
     }
     return tu;
+}
+
+/* Berkeley UPC declares its bupc_ extensions in <upc.h>.  libmupc keeps
+ * them behind <bupc_extensions.h>, so that a program's own fallback
+ * definitions of those names stand, and translates again with the header
+ * for a program that uses one it never declared. */
+static int uses_undeclared_bupc(CXTranslationUnit tu)
+{
+    static const char *const forms[] = {"undeclared identifier '", "unknown type name '",
+                                        "undeclared function '", "implicit declaration of function '"};
+    int found = 0;
+    unsigned n = clang_getNumDiagnostics(tu);
+    for (unsigned i = 0; i < n && !found; i++) {
+        CXDiagnostic d = clang_getDiagnostic(tu, i);
+        CXString msg_s = clang_getDiagnosticSpelling(d);
+        const char *msg = clang_getCString(msg_s);
+        for (size_t f = 0; f < sizeof forms / sizeof *forms && !found; f++) {
+            const char *at = strstr(msg, forms[f]);
+            at = at ? at + strlen(forms[f]) : NULL;
+            found = at && (!strncmp(at, "bupc_", 5) || !strncmp(at, "BUPC_", 5));
+        }
+        clang_disposeString(msg_s);
+        clang_disposeDiagnostic(d);
+    }
+    return found;
 }
 
 /* The destination type quoted in an address-space diagnostic. */
@@ -542,16 +577,18 @@ static const char *prelude_library(const char *path)
     return NULL;
 }
 
-static char *assemble(const char *text, const regions_t *r, const char *input, int static_threads)
+static char *assemble(const char *text, const regions_t *r, const options_t *o)
 {
     strbuf_t out;
     sb_init(&out);
-    sb_printf(&out, "/* Translated from %s by mupc-translate (libmupc); do not edit. */\n", input);
+    sb_printf(&out, "/* Translated from %s by mupc-translate (libmupc); do not edit. */\n", o->input);
     sb_puts(&out, prologue);
-    if (static_threads) /* the runtime refuses a job of another size */
+    if (o->implicit_bupc)
+        sb_puts(&out, "#include <bupc_extensions.h>\n");
+    if (o->static_threads) /* the runtime refuses a job of another size */
         sb_printf(&out, "__attribute__((constructor)) static void __mupc_static_threads(void)\n"
                         "{ mupc_static_threads(%d, \"%s\"); }\n",
-                  static_threads, input);
+                  o->static_threads, o->input);
     int hybrid = 0;
     for (size_t i = 0; i < r->n; i++) {
         const region_t *g = &r->v[i];
@@ -600,6 +637,7 @@ int main(int argc, char **argv)
     options_t o;
     parse_options(argc, argv, &o);
     size_t len;
+again:;
     char *pp = preprocess(&o, &len);
     regions_t r;
     regions_build(&r, pp, len, o.prelude);
@@ -623,6 +661,15 @@ int main(int argc, char **argv)
     int type_operands_done = 0;
     for (int round = 0;; round++) {
         tu = parse(index, name, text, len);
+        if (round == 0 && !o.implicit_bupc && uses_undeclared_bupc(tu)) {
+            o.implicit_bupc = 1;
+            clang_disposeTranslationUnit(tu);
+            clang_disposeIndex(index);
+            regions_free(&r);
+            free(text);
+            free(name);
+            goto again;
+        }
         int casts = 0;
         if (diagnose(tu, &text, &len, &r, &p, &casts))
             return 1;
@@ -650,7 +697,7 @@ int main(int argc, char **argv)
     char *rewritten = edits_apply(&w.edits, text, len);
     regions_free(&r);
     regions_build(&r, rewritten, strlen(rewritten), o.prelude);
-    char *out = assemble(rewritten, &r, o.input, o.static_threads);
+    char *out = assemble(rewritten, &r, &o);
     write_file(o.output, out);
     if (getenv("MUPC_XLATE_KEEP")) /* for debugging the translator */
         write_file(name, text);

@@ -125,6 +125,25 @@ UPC
 build bupc_own
 run 1 60 "$tmp/bupc_own"
 expect_output "a program's own bupc_ names are left alone" "^own 42$"
+# A program written for Berkeley UPC uses its extensions with <upc.h>
+# alone (Berkeley declares them there): translated again with them.
+cat > "$tmp/bupc_implicit.upc" <<'UPC'
+#include <upc.h>
+#include <stdio.h>
+shared int x[THREADS];
+int main(void)
+{
+    bupc_tick_t t0 = bupc_ticks_now();
+    x[MYTHREAD] = (int)bupc_thread_distance(MYTHREAD, (MYTHREAD + 1) % THREADS);
+    upc_barrier;
+    if (MYTHREAD == 0)
+        printf("implicit %d %d\n", bupc_ticks_now() >= t0, x[0] >= BUPC_THREADS_SAME);
+    return 0;
+}
+UPC
+build bupc_implicit
+run 2 60 "$tmp/bupc_implicit"
+expect_output "bupc_ extensions used with <upc.h> alone, as Berkeley UPC has them" "^implicit 1 1$"
 cat > "$tmp/bupc_sem.upc" <<'UPC'
 #include <upc.h>
 #include <bupc_extensions.h>
@@ -422,8 +441,8 @@ expect_status "and the program runs" 0
 # compiler's search: a reference implementation of the collectives brings
 # its own upc_collective.h, with its own constants and its own
 # upc_all_broadcast, which the runtime's macros must not rewrite.
-mkdir -p "$tmp/ownlib"
-cat > "$tmp/ownlib/upc_collective.h" <<'UPC'
+mkdir -p "$tmp/ownlib.d"
+cat > "$tmp/ownlib.d/upc_collective.h" <<'UPC'
 #define MY_BRDCST 7
 void upc_all_broadcast(shared void *dst, shared const void *src, size_t n, upc_flag_t f);
 UPC
@@ -452,7 +471,7 @@ int main(void)
     return 0;
 }
 UPC
-build ownlib -I"$tmp/ownlib"
+build ownlib -I"$tmp/ownlib.d"
 run 2 60 "$tmp/ownlib"
 expect_output "the program's own upc_collective.h and upc_all_broadcast, not the library's" "^ownlib 42 7$"
 finish
