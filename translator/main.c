@@ -427,6 +427,13 @@ static int diagnose(CXTranslationUnit tu, char **text, size_t *len, const region
             edits_add(&fix, s, s, xasprintf("(%s)(", dest));
             edits_add(&fix, e, e, xstrdup(")"));
             free(dest);
+        } else if (sev >= CXDiagnostic_Error && strstr(msg, " parameter of 'main'")) {
+            /* C99 §5.1.2.2.1 leaves other forms of main to the
+             * implementation; gcc warns, and so do we */
+            const char *file = "<translation>";
+            int line = 0, column = 0;
+            regions_where(r, *text, at, &file, &line, &column);
+            fprintf(stderr, "%s:%d:%d: warning: %s\n", file, line, column, msg);
         } else if (dest || sev >= CXDiagnostic_Error) {
             const char *file = "<translation>";
             int line = 0, column = 0;

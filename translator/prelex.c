@@ -531,6 +531,22 @@ static int shared_typedef(const state_t *s, tok_t k)
     return 0;
 }
 
+/* `shared`, `strict` or `relaxed` used as an ordinary identifier, as C
+ * code included into a UPC program may (a parameter `struct state
+ * *shared,`, a member `s.shared`): a qualifier is always followed by more
+ * of a declaration, never by one of these, and never follows . or ->. */
+static int keyword_as_identifier(const state_t *s)
+{
+    lexer_t ahead = s->x;
+    tok_t n = peek(&ahead);
+    if (n.kind != TOK_END && n.end > n.start && strchr(",);=+-/%.?:!<>&|^", s->x.text[n.start]))
+        return 1;
+    size_t i = s->out.len;
+    while (i > 0 && isspace((unsigned char)s->out.s[i - 1]))
+        i--;
+    return i > 0 && (s->out.s[i - 1] == '.' || (i > 1 && s->out.s[i - 1] == '>' && s->out.s[i - 2] == '-'));
+}
+
 static void identifier(state_t *s, tok_t k)
 {
     lexer_t *x = &s->x;
@@ -538,7 +554,10 @@ static void identifier(state_t *s, tok_t k)
         s->in_typedef = 1;
     if (s->parens == 0 && (tok_is(x, k, "extern") || tok_is(x, k, "static")))
         s->in_extern = 1; /* a block-scope static shared array is at file scope in the translation */
-    if (tok_is(x, k, "shared") || tok_is(x, k, "strict") || tok_is(x, k, "relaxed"))
+    if ((tok_is(x, k, "shared") || tok_is(x, k, "strict") || tok_is(x, k, "relaxed")) &&
+        keyword_as_identifier(s))
+        copy(s, k.start, k.end);
+    else if (tok_is(x, k, "shared") || tok_is(x, k, "strict") || tok_is(x, k, "relaxed"))
         qualifier_run(s, k);
     else if (s->depth == 0 && s->parens == 0 && !s->p->static_threads && x->pos >= s->scanned_to &&
              shared_typedef(s, k)) {

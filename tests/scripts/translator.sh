@@ -474,4 +474,20 @@ UPC
 build ownlib -I"$tmp/ownlib.d"
 run 2 60 "$tmp/ownlib"
 expect_output "the program's own upc_collective.h and upc_all_broadcast, not the library's" "^ownlib 42 7$"
+# main with parameters of other types (C99 §5.1.2.2.1 leaves them to the
+# implementation; Berkeley bug853): a warning, as gcc gives, and it runs.
+cat > "$tmp/oddmain.upc" <<'UPC'
+#include <upc.h>
+#include <stdio.h>
+int main(int argc, char *argv)
+{
+    if (MYTHREAD == 0)
+        printf("oddmain %d\n", argc > 0 && argv != 0);
+    return 0;
+}
+UPC
+build oddmain
+expect_output "an odd main gets a warning naming it" "oddmain\\.upc:3:[0-9]+: warning: second parameter of 'main'"
+run 2 60 "$tmp/oddmain"
+expect_output "and runs" "^oddmain 1$"
 finish

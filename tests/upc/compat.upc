@@ -5,7 +5,9 @@
  * with many implicit conversions from shared void * (each one a parse
  * error the translator turns into a cast) translates whole (bug595); a
  * parameter that points to a function taking pointers-to-shared (the MuPC
- * collectives reference implementation's upc_all_sort). */
+ * collectives reference implementation's upc_all_sort); C code that uses
+ * shared, strict and relaxed as ordinary names (Berkeley bug899, Mesa's
+ * headers). */
 #include <upc.h>
 #include <stdio.h>
 
@@ -28,6 +30,9 @@ static int apply(shared void *x, shared void *y, int (*func)(shared void *, shar
     return func(x, y);
 }
 typedef int (*compare_t)(shared const void *, shared const void *, ...);
+
+struct state { int shared; int strict; };
+static int plus(struct state *shared, int relaxed) { return shared->shared + shared->strict + relaxed; }
 
 int main(void)
 {
@@ -133,6 +138,9 @@ int main(void)
     int (*cmp)(shared void *, shared void *) = compare;
     CHECK(apply(&errs[THREADS - 1], &errs[0], cmp) == 10 * (THREADS - 1),
           "a function-pointer parameter taking pointers-to-shared");
+    struct state st = {1, 2};
+    st.shared += 10;
+    CHECK(plus(&st, 100) == 113, "shared, strict and relaxed as names of a parameter and members");
     compare_t unused = 0;
     CHECK(unused == 0, "a variadic function-pointer type with pointers-to-shared");
     upc_barrier;
