@@ -467,8 +467,22 @@ static void free_block(const char *what, mupc_ptr_t p, const char *file, int lin
         not_returned(what, p, file, line);
 }
 
+static int (*is_lock_handle)(mupc_ptr_t p);
+static void (*free_lock_handle)(mupc_ptr_t p, const char *file, int line);
+
+void mupci_alloc_set_lock_free(int (*is_lock)(mupc_ptr_t p),
+                               void (*lock_free)(mupc_ptr_t p, const char *file, int line))
+{
+    is_lock_handle = is_lock;
+    free_lock_handle = lock_free;
+}
+
 void mupc_free(mupc_ptr_t p, const char *file, int line)
 {
+    if (is_lock_handle && is_lock_handle(p)) {
+        free_lock_handle(p, file, line);
+        return;
+    }
     MUPCI_GASP_EVENT(GASP_UPC_FREE, GASP_START, 0, file, line, &p);
     /* This thread's cached writes land before the memory can be reused. */
     mupci_fence(file, line);

@@ -13,11 +13,17 @@
 #define MUPCI_ALLOC_H
 
 #include "config.h"
+#include "mupc.h"
 
 #include <stdint.h>
 
 /* After mupci_segment_init and mupci_rv_init. */
 void mupci_alloc_init(const mupci_config_t *cfg);
+/* upc_free of a lock handle frees the lock, as upc_lock_free would (UPC 1.2
+ * programs free locks so, and Berkeley UPC accepts it): the lock module,
+ * above this one, says how to recognize a handle and free it. */
+void mupci_alloc_set_lock_free(int (*is_lock)(mupc_ptr_t p),
+                               void (*lock_free)(mupc_ptr_t p, const char *file, int line));
 void mupci_alloc_finalize(void);
 
 /* Is `offset` at or above this thread's local heap floor (so in no

@@ -34,6 +34,7 @@
  * instead of waiting forever.
  */
 #include "lock.h"
+#include "alloc.h"
 #include "engine.h"
 #include "fatal.h"
 #include "gasp_hooks.h"
@@ -91,7 +92,13 @@ static int nheld, held_cap;
 
 static void all_lock_alloc_action(const uint64_t args[MUPCI_RV_NARGS], mupci_reply_t *out);
 
-void mupci_lock_init(void) { mupci_rv_set_action(MUPCI_RV_ALL_LOCK_ALLOC, all_lock_alloc_action); }
+static int is_lock_handle(mupc_ptr_t p) { return p.phase == LOCK_TAG; }
+
+void mupci_lock_init(void)
+{
+    mupci_rv_set_action(MUPCI_RV_ALL_LOCK_ALLOC, all_lock_alloc_action);
+    mupci_alloc_set_lock_free(is_lock_handle, mupc_lock_free);
+}
 
 void mupci_lock_finalize(void)
 {

@@ -2,9 +2,11 @@
  * §7.2.3): upc_lock_free succeeds whether the lock is unlocked or locked
  * by any thread; upc_all_lock_free and upc_all_free are collective, so a
  * thread that comes late may still use the lock or the memory before its
- * own call (Berkeley's all_free_test). */
+ * own call (Berkeley's all_free_test); upc_free of a lock frees the lock,
+ * as UPC 1.2 programs do it (Berkeley's benchmarks/lockperf). */
 #include <upc.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <unistd.h>
 
 #define NAME "lock_free"
@@ -79,6 +81,22 @@ int main(void)
     upc_lock(fresh);
     upc_unlock(fresh);
     upc_all_lock_free(fresh);
+
+    /* upc_free of locks, as lockperf does, then their slots are reused */
+    upc_lock_t **many = malloc(8 * sizeof(upc_lock_t *));
+    for (i = 0; i < 8; i++)
+        many[i] = upc_global_lock_alloc();
+    upc_lock(many[3]);
+    for (i = 0; i < 8; i++)
+        upc_free(many[i]);
+    for (i = 0; i < 8; i++)
+        many[i] = upc_global_lock_alloc();
+    for (i = 0; i < 8; i++) {
+        CHECK(upc_lock_attempt(many[i]), "a lock allocated after upc_free of locks is free");
+        upc_unlock(many[i]);
+        upc_lock_free(many[i]);
+    }
+    free(many);
 
     errs[MYTHREAD] = errors;
     upc_barrier;
