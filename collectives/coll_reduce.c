@@ -16,7 +16,8 @@
  * scan over threads by recursive doubling (log2 THREADS steps) gives each
  * block the combination of the earlier blocks of its row; thread
  * THREADS-1's inclusive scan, broadcast, gives the row totals; then each
- * thread scans its own blocks into dst.  Partial results travel as
+ * thread scans its own blocks into dst (when dst and src start at other
+ * threads or phases, thread 0 does it all instead).  Partial results travel as
  * vectors of (value, present) pairs, since UPC_FUNC has no identity.
  */
 #include "coll.h"
@@ -25,6 +26,7 @@
 #include "fatal.h"
 #include "gasp_hooks.h"
 #include "segment.h"
+#include "xfer.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -226,20 +228,53 @@ static void scan_threads(const mupci_redop_t *op, partial_t *p, partial_t *excl)
     free(in.buf);
 }
 
+/* Copy n elements between a private buffer and `shared [blk]` elements
+ * from p on, a block's run at a time (to_shared: into the shared ones). */
+static void move_elements(mupc_ptr_t p, unsigned char *buf, size_t n, size_t elem, size_t blk,
+                          int to_shared)
+{
+    for (size_t i = 0; i < n;) {
+        mupc_ptr_t at = mupc_ptr_add(p, (ptrdiff_t)i, elem, blk);
+        size_t run = blk ? blk - at.phase : n - i;
+        run = run < n - i ? run : n - i;
+        if (to_shared)
+            mupci_xfer_put((int)at.thread, at.addr, buf + i * elem, run * elem);
+        else
+            mupci_xfer_get(buf + i * elem, (int)at.thread, at.addr, run * elem);
+        i += run;
+    }
+}
+
+/* dst and src start at different threads or phases, so their blocks do
+ * not pair up: thread 0 reads all of src, scans, and writes dst (a
+ * message per block; the common case, same start, is the parallel path). */
+static void prefix_reduce_through_one(const mupci_redop_t *op, mupc_ptr_t dst, mupc_ptr_t src,
+                                      size_t nelems, size_t blk)
+{
+    if (mupc_mythread != 0 || nelems == 0)
+        return;
+    size_t elem = mupci_red_type_size(op->type);
+    unsigned char *x = malloc(nelems * elem), *acc = malloc(elem);
+    if (!x || !acc)
+        mupci_fatal("out of memory for the %zu elements of a prefix reduction", nelems);
+    move_elements(src, x, nelems, elem, blk, 0);
+    mupci_redop_scan(op, acc, 0, x, x, nelems);
+    move_elements(dst, x, nelems, elem, blk, 1);
+    mupci_xfer_fence(); /* the puts complete before the collective ends */
+    free(x);
+    free(acc);
+}
+
 static void prefix_reduce(const mupci_redop_t *op, mupc_ptr_t dst, mupc_ptr_t src,
                           size_t nelems, size_t blk, upc_flag_t flags, const char *what,
                           const char *file, int line)
 {
     check_args(op, dst, src, what, file, line);
-    if (MUPCI_CHECKS && mupci_unlikely(dst.thread != src.thread ||
-                                       (blk && dst.phase != src.phase)))
-        mupci_fatal_at(file, line,
-                       "%s: dst starts at thread %u phase %u but src at thread %u phase %u; "
-                       "this runtime needs both to start at the same thread and phase",
-                       what, dst.thread, dst.phase, src.thread, src.phase);
     uint64_t args[MUPCI_RV_NARGS] = {(uint64_t)op->type, (uint64_t)op->op, nelems, blk, flags};
     mupci_coll_enter(MUPCI_RV_PREFIX_REDUCE, args, flags, what, file, line);
-    if (nelems > 0) {
+    if (dst.thread != src.thread || (blk && dst.phase != src.phase))
+        prefix_reduce_through_one(op, dst, src, nelems, blk);
+    else if (nelems > 0) {
         size_t elem = mupci_red_type_size(op->type);
         layout_t L = layout_of(src, nelems, blk, elem);
         partial_t blocks = partial_new(L.rows, elem), excl = partial_new(L.rows, elem);
