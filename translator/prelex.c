@@ -112,6 +112,7 @@ typedef struct state {
     size_t nshared_typedefs;
     int parens;        /* parenthesis depth */
     int type_operand;  /* a upc_*sizeof(type-name) closes at this depth + 1 */
+    int local_type;    /* that operand is upc_localsizeof's (dynamic THREADS) */
     int affinity;      /* a upc_forall's affinity expression closes at this depth */
 } state_t;
 
@@ -262,6 +263,10 @@ static void scan_threads_dims(state_t *s)
         after_paren = tok_is(&x, k, ")") && parens == 1 && !in_dim && !attribute_group;
         if ((tok_is(&x, k, ";") || tok_is(&x, k, ",")) && parens == 0 && braces == 0 && s->in_typedef)
             remember_shared_typedef(s, name); /* the name this typedef declares */
+        if (tok_is(&x, k, ")") && !in_dim && parens == 0 && braces == 0) {
+            s->scanned_to = k.end; /* the end of the parameter list the run is in */
+            break;
+        }
         /* parentheses inside a dimension, `[(4 * THREADS)]`, do not hide it */
         if (tok_is(&x, k, "(") && !in_dim) parens++;
         if (tok_is(&x, k, ")") && !in_dim) parens--;
@@ -277,7 +282,7 @@ static void scan_threads_dims(state_t *s)
         if (tok_is(&x, k, "]")) { in_dim--; continue; }
         if (k.kind != TOK_ID)
             continue;
-        if (!in_dim && dim < 0) {
+        if (!in_dim && dim < 0 && !starts_type_name(&x, k)) { /* not in a type name's `int [4*THREADS]` */
             free(name);
             name = xstrndup(x.text + k.start, k.end - k.start);
         } else if (in_dim && tok_is(&x, k, "mupc_threads") && name) {
@@ -580,6 +585,10 @@ static void identifier(state_t *s, tok_t k)
         mark(&s->p->sizeofs, &s->p->nsizeofs, s->out.len, kind);
         sb_puts(&s->out, "sizeof");
         type_operand(s, 0);
+        s->local_type = kind == SIZEOF_LOCAL && s->type_operand && !s->p->static_threads;
+    } else if (s->local_type && tok_is(x, k, "mupc_threads")) {
+        sb_puts(&s->out, "1"); /* see SIZEOF_LOCAL_THREADS */
+        s->p->sizeofs[s->p->nsizeofs - 1].value = SIZEOF_LOCAL_THREADS;
     } else if (tok_is(x, k, "sizeof")) {
         copy(s, k.start, k.end);
         type_operand(s, 1);
@@ -610,6 +619,7 @@ static void punctuation(state_t *s, tok_t k)
     else if (tok_is(x, k, ")")) {
         if (s->type_operand && s->parens == s->type_operand) {
             s->type_operand = 0;
+            s->local_type = 0;
             s->parens--;
             sb_puts(&s->out, ") *)0)");
             return;

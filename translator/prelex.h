@@ -32,7 +32,9 @@ typedef struct layout {
     size_t offset;   /* where it was written (for messages) */
 } layout_t;
 
-typedef enum { SIZEOF_LOCAL = 1, SIZEOF_BLOCK, SIZEOF_ELEM } sizeof_kind_t;
+/* SIZEOF_LOCAL_THREADS: upc_localsizeof of a type name with THREADS in a
+ * dimension, in the dynamic environment, written with THREADS = 1 */
+typedef enum { SIZEOF_LOCAL = 1, SIZEOF_BLOCK, SIZEOF_ELEM, SIZEOF_LOCAL_THREADS } sizeof_kind_t;
 
 typedef struct marked {
     size_t offset; /* in the prelexed text */

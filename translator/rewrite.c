@@ -382,6 +382,27 @@ static char *descriptor_name(CXCursor decl)
     return s;
 }
 
+/* A parameter declared as a shared array with THREADS in a dimension
+ * after the first (`shared int a[2][10*THREADS]`): a pointer to rows whose
+ * length the prelexer recorded under its name, like a file-scope array's. */
+static int threads_row_parameter(rewriter_t *w, CXCursor c, CXCursor *decl)
+{
+    if (clang_getCursorKind(c) != CXCursor_DeclRefExpr)
+        return 0;
+    CXCursor d = clang_getCursorReferenced(c);
+    CXType t = clang_getCursorType(d);
+    if (clang_getCursorKind(d) != CXCursor_ParmDecl || canon(t).kind != CXType_Pointer ||
+        !is_array(clang_getPointeeType(canon(t))) || !is_pts(w, t))
+        return 0;
+    CXString name = clang_getCursorSpelling(d);
+    int dim = prelex_threads_dim(w->prelex, clang_getCString(name));
+    clang_disposeString(name);
+    if (dim < 1)
+        return 0;
+    *decl = d;
+    return 1;
+}
+
 /* For a[i][j]...: the shared object at the root and how many subscripts
  * lie between it and c (0 for the object itself). */
 static int subscript_root(rewriter_t *w, CXCursor c, CXCursor *decl, int *depth)
@@ -399,6 +420,10 @@ static int subscript_root(rewriter_t *w, CXCursor c, CXCursor *decl, int *depth)
             free(inner.v);
             return found;
         }
+    }
+    if (threads_row_parameter(w, c, decl)) {
+        *depth = 0; /* a[i] of `shared int a[][10*THREADS]`: as for the array passed */
+        return 1;
     }
     if (!is_array(clang_getCursorType(c)))
         return 0; /* a pointer read from shared memory starts afresh */
@@ -490,6 +515,15 @@ static int member_derived(rewriter_t *w, CXCursor c)
 }
 
 /* p + n for a pointer-to-shared p of type ptype. */
+/* Whether pointer p points to rows with THREADS in their length: a
+ * file-scope array `shared int a[2][10*THREADS]` decayed (a + 1), or a
+ * parameter declared so. */
+static int threads_rows(rewriter_t *w, CXCursor p)
+{
+    int depth = 0;
+    return root_threads_dim(w, p, &depth) > depth;
+}
+
 static char *ptr_add_in(rewriter_t *w, CXType ptype, const char *p, const char *n, int negate,
                         size_t offset, int threads_scaled, int in_struct)
 {
@@ -986,11 +1020,12 @@ static char *binary(rewriter_t *w, CXCursor c)
     } else if ((op == CXBinaryOperator_Add || op == CXBinaryOperator_Sub) && lp && !rp) {
         a = gen(w, l);
         b = gen(w, r);
-        s = ptr_add_in(w, lt, a, b, op == CXBinaryOperator_Sub, at, 0, member_derived(w, l));
+        s = ptr_add_in(w, lt, a, b, op == CXBinaryOperator_Sub, at, threads_rows(w, l),
+                       member_derived(w, l));
     } else if (op == CXBinaryOperator_Add && rp && !lp) {
         a = gen(w, r);
         b = gen(w, l);
-        s = ptr_add_in(w, rt, a, b, 0, at, 0, member_derived(w, r));
+        s = ptr_add_in(w, rt, a, b, 0, at, threads_rows(w, r), member_derived(w, r));
     } else if ((lp || rp) && (op == CXBinaryOperator_LAnd || op == CXBinaryOperator_LOr)) {
         a = truth(w, l); /* each operand generated once: gen may queue edits */
         b = truth(w, r);
@@ -1398,6 +1433,21 @@ static char *type_name_size(rewriter_t *w, CXCursor c, CXCursor operand, const c
     if (kind && !is_shared(w, t)) {
         report(w, at, "upc_localsizeof, upc_blocksizeof and upc_elemsizeof need a shared operand");
         return xstrdup("0");
+    }
+    if (kind == SIZEOF_LOCAL_THREADS) {
+        /* `shared int [8][4*THREADS]` written with THREADS = 1 (prelex.c):
+         * c elements per THREADS, ceil(c / B) blocks on every thread
+         * whatever THREADS is, as for an object (local_size) */
+        char *leaf = spell(w, leaf_type(t)), *block = block_text(w, t, at), *n = leaf_count(t, 0), *s;
+        if (!strcmp(block, "0"))
+            report(w, at, "upc_localsizeof of a type name with THREADS in a dimension and an "
+                          "indefinite block size depends on THREADS; apply it to an object of the "
+                          "type, or compile with -T N");
+        s = xasprintf("((size_t)((%s + %s - 1) / %s) * %s * sizeof(%s))", n, block, block, block, leaf);
+        free(leaf);
+        free(block);
+        free(n);
+        return s;
     }
     if (kind == SIZEOF_LOCAL && contains_vla(t)) {
         report(w, at, "upc_localsizeof of a type name with THREADS in a dimension is not supported "

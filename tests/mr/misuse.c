@@ -166,9 +166,6 @@ int main(int argc, char **argv)
         upc_all_reduceD(MUPC_BASE(cells), MUPC_BASE(cells), UPC_XOR, 4, 4, NULL, 0); /* LINE_coll-float-xor */
     } else if (!strcmp(mode, "coll-func-null")) {
         upc_all_reduceI(MUPC_BASE(cells), MUPC_BASE(cells), UPC_NONCOMM_FUNC, 4, 4, NULL, 0); /* LINE_coll-func-null */
-    } else if (!strcmp(mode, "coll-prefix-shifted")) {
-        mupc_ptr_t dst = mupc_ptr_index(MUPC_BASE(cells), 4, sizeof(long), 4);
-        upc_all_prefix_reduceL(dst, MUPC_BASE(cells), UPC_ADD, 4, 4, NULL, 0); /* LINE_coll-prefix-shifted */
     } else if (!strcmp(mode, "coll-too-big")) {
         upc_all_broadcast(MUPC_BASE(cells), MUPC_BASE(cells), (size_t)1 << 40, 0); /* LINE_coll-too-big */
     } else if (!strcmp(mode, "coll-other-root")) {

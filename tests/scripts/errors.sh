@@ -68,7 +68,6 @@ check coll-flags 2 'upc_all_broadcast: synchronization flags 0x3: give at most o
 check coll-not-permutation 3 'upc_all_permute: perm is not a permutation: perm\[0\] and perm\[1\] are both 0; each of 0..2 must appear once'
 check coll-float-xor 2 'upc_all_reduceD: operation UPC_XOR \(0x10\): bitwise operations .* need an integer type'
 check coll-func-null 2 'upc_all_reduceI: operation UPC_NONCOMM_FUNC \(0x10000\): .* need a function \(func is NULL\)'
-check coll-prefix-shifted 2 'upc_all_prefix_reduceL: dst starts at thread 1 phase 0 but src at thread 0 phase 0'
 check coll-too-big 2 'upc_all_broadcast: dst block: 1099511627776 bytes at thread [01], offset [0-9]+ lie outside the shared segment'
 
 # a null private pointer in a bulk transfer, local and remote
