@@ -616,8 +616,13 @@ int mupc_all_fclose(upc_file_t *fd, const char *file, int line)
     static const char what[] = "upc_all_fclose";
     check_fd(fd, what, file, line);
     meet(MUPCI_RV_IO_FILE, CALL_CLOSE, fd->id, 0, 0, 0, 0, what, file, line);
-    /* An outstanding asynchronous operation is complete already: its
-     * result is dropped with the handle. */
+    if (fd->async_pending) {
+        /* the program must complete it first (upc_all_fwait_async or
+         * upc_all_ftest_async): the file stays open, as GWU's UPC-IO
+         * suite expects (test_async_close_wait) */
+        errno = EBUSY;
+        return -1;
+    }
     mpi_enter();
     IO_MPI(fd, MPI_File_close(&fd->fh), what, file, line);
     mpi_leave();

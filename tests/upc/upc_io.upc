@@ -250,6 +250,9 @@ int main(void)
         upc_all_fcntl(fd, UPC_SET_COMMON_FP, NULL);
         upc_all_fseek(fd, 4096, UPC_SEEK_SET);
         upc_all_fread_shared_async(fd, a, N, sizeof(int), N * T, SYNC);
+        errno = 0;
+        CHECK(upc_all_fclose(fd) == -1 && errno == EBUSY,
+              "upc_all_fclose with an operation outstanding fails, the file staying open");
         r = upc_all_fwait_async(fd);
         CHECK(r == (upc_off_t)T * N * sizeof(int), "asynchronous shared read");
         for (i = 0; i < N * T; i++)
