@@ -388,6 +388,19 @@ MUPC_BUPC_ATOMIC_TYPES(MUPC_BUPC_ATOMIC_DEFINE)
 #define bupc_atomicU64_fetchxor_strict(p, v) mupc_bupc_atomicU64_fetchxor((p), (v), 1, __FILE__, __LINE__)
 #define bupc_atomicU64_fetchnot_strict(p) mupc_bupc_atomicU64_fetchnot((p), 1, __FILE__, __LINE__)
 
+/* ---- GASNet trace and statistics masks: accepted and ignored, as in a
+ * Berkeley UPC build without tracing (its default); libmupc traces
+ * through GASP (mupcc --profile --tool gasp-trace) ---- */
+#define bupc_trace_setmask(newmask) ((void)(newmask))
+#define bupc_trace_getmask() ""
+#define bupc_trace_settracelocal(val) ((void)(val))
+#define bupc_trace_gettracelocal() 0
+#define bupc_stats_setmask(newmask) ((void)(newmask))
+#define bupc_stats_getmask() ""
+#define bupc_stats_settracelocal(val) ((void)(val))
+#define bupc_stats_gettracelocal() 0
+#define bupc_trace_printf(parenthesized_args) ((void)0)
+
 #ifdef __cplusplus
 }
 #endif

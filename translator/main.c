@@ -47,7 +47,8 @@ typedef struct options {
     const char *prelude, *runtime_include, *clang, *output, *input;
     int static_threads;
     int gasp; /* --gasp: the compiler's GASP events (mupcc --profile*) */
-    int implicit_bupc; /* the program uses bupc_ names it did not declare */
+    int implicit_bupc;   /* the program uses bupc_ names it did not declare */
+    int implicit_assert; /* ... or assert without <assert.h> */
     const char **cpp; /* preprocessor arguments, in order */
     int ncpp;
 } options_t;
@@ -61,8 +62,9 @@ static void usage(void)
 
 static void parse_options(int argc, char **argv, options_t *o)
 {
-    *o = (options_t){getenv("MUPC_PRELUDE_DIR") ? getenv("MUPC_PRELUDE_DIR") : MUPC_PRELUDE_DIR,
-                     MUPC_RUNTIME_INCLUDE_DIR, MUPC_CLANG, NULL, NULL, 0, 0, 0, NULL, 0};
+    *o = (options_t){.prelude = getenv("MUPC_PRELUDE_DIR") ? getenv("MUPC_PRELUDE_DIR") : MUPC_PRELUDE_DIR,
+                     .runtime_include = MUPC_RUNTIME_INCLUDE_DIR,
+                     .clang = MUPC_CLANG};
     o->cpp = xmalloc((size_t)argc * 2 * sizeof *o->cpp);
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
@@ -238,7 +240,7 @@ static CXTranslationUnit parse(CXIndex index, const char *name, const char *text
      * error clang reports and diagnose() turns into a cast, so a file with
      * twenty of them would otherwise stop clang before the rest */
     const char *args[] = {"-x", "c", "-std=gnu17", "-Wno-everything", "-ferror-limit=0",
-                          /* seen by uses_undeclared_bupc, left to the C compiler otherwise */
+                          /* seen by uses_undeclared, left to the C compiler otherwise */
                           "-Wimplicit-function-declaration", "-Wno-error=implicit-function-declaration"};
     CXTranslationUnit tu = NULL;
     if (clang_parseTranslationUnit2(index, name, args, sizeof args / sizeof *args, &file, 1,
@@ -253,21 +255,25 @@ static CXTranslationUnit parse(CXIndex index, const char *name, const char *text
 /* Berkeley UPC declares its bupc_ extensions in <upc.h>.  libmupc keeps
  * them behind <bupc_extensions.h>, so that a program's own fallback
  * definitions of those names stand, and translates again with the header
- * for a program that uses one it never declared. */
-static int uses_undeclared_bupc(CXTranslationUnit tu)
+ * for a program that uses one it never declared.  Its <upc.h> also brings
+ * assert: a program that calls it undeclared gets <assert.h> in the output
+ * (*assert_used; the parse takes it as a function and needs nothing). */
+static int uses_undeclared(CXTranslationUnit tu, int *assert_used)
 {
     static const char *const forms[] = {"undeclared identifier '", "unknown type name '",
                                         "undeclared function '", "implicit declaration of function '"};
     int found = 0;
     unsigned n = clang_getNumDiagnostics(tu);
-    for (unsigned i = 0; i < n && !found; i++) {
+    for (unsigned i = 0; i < n; i++) {
         CXDiagnostic d = clang_getDiagnostic(tu, i);
         CXString msg_s = clang_getDiagnosticSpelling(d);
         const char *msg = clang_getCString(msg_s);
         for (size_t f = 0; f < sizeof forms / sizeof *forms && !found; f++) {
             const char *at = strstr(msg, forms[f]);
             at = at ? at + strlen(forms[f]) : NULL;
-            found = at && (!strncmp(at, "bupc_", 5) || !strncmp(at, "BUPC_", 5));
+            found |= at && (!strncmp(at, "bupc_", 5) || !strncmp(at, "BUPC_", 5));
+            if (at && f >= 2 && !strncmp(at, "assert'", 7))
+                *assert_used = 1; /* Berkeley UPC's headers bring <assert.h> */
         }
         clang_disposeString(msg_s);
         clang_disposeDiagnostic(d);
@@ -565,15 +571,37 @@ static char *system_include(const char *path)
     return name ? xasprintf("<%s>", name) : xasprintf("\"%s\"", path);
 }
 
-/* The library headers the prologue leaves out: the output includes the
- * runtime's counterpart where the program included the prelude's, so that
- * a program that does not include one keeps its names to itself (a
- * reference implementation of the collectives defines upc_all_broadcast
- * in its own upc_collective.h, which the runtime's would make a macro). */
-static const char *const prelude_libraries[] = {
-    "upc_collective.h", "upc_nb.h", "upc_atomic.h", "upc_castable.h", "upc_io.h",
-    "upc_tick.h", "bupc_extensions.h", "bupc_collectivev.h",
+/* The UPC library headers: the prologue includes the runtime's, as the
+ * prelude declares them all at translation time (programs written for
+ * Berkeley UPC use upc_handle_t or upc_all_broadcast with <upc.h> alone),
+ * except one the program has a header of its own for (a reference
+ * implementation of the collectives defines upc_all_broadcast in its own
+ * upc_collective.h, which the runtime's would make a macro). */
+static const char *const upc_libraries[] = {
+    "upc_collective.h", "upc_nb.h", "upc_atomic.h", "upc_castable.h", "upc_io.h", "upc_tick.h",
 };
+
+static const char *base_name(const char *path)
+{
+    const char *slash = strrchr(path, '/');
+    return slash ? slash + 1 : path;
+}
+
+static void include_upc_libraries(strbuf_t *out, const regions_t *r)
+{
+    for (size_t i = 0; i < sizeof upc_libraries / sizeof *upc_libraries; i++) {
+        int own = 0;
+        for (size_t j = 0; j < r->n && !own; j++)
+            own = r->v[j].kind == REGION_USER && !strcmp(base_name(r->v[j].file), upc_libraries[i]);
+        if (!own)
+            sb_printf(out, "#include <%s>\n", upc_libraries[i]);
+    }
+}
+
+/* The prelude headers whose real counterparts the prologue leaves out:
+ * the output includes them where the program does, so that a program
+ * that does not include them keeps their names to itself. */
+static const char *const prelude_libraries[] = {"bupc_extensions.h", "bupc_collectivev.h"};
 
 static const char *prelude_library(const char *path)
 {
@@ -590,8 +618,11 @@ static char *assemble(const char *text, const regions_t *r, const options_t *o)
     sb_init(&out);
     sb_printf(&out, "/* Translated from %s by mupc-translate (libmupc); do not edit. */\n", o->input);
     sb_puts(&out, prologue);
+    include_upc_libraries(&out, r);
     if (o->implicit_bupc)
         sb_puts(&out, "#include <bupc_extensions.h>\n");
+    if (o->implicit_assert)
+        sb_puts(&out, "#include <assert.h>\n");
     if (o->static_threads) /* the runtime refuses a job of another size */
         sb_printf(&out, "__attribute__((constructor)) static void __mupc_static_threads(void)\n"
                         "{ mupc_static_threads(%d, \"%s\"); }\n",
@@ -668,7 +699,7 @@ again:;
     int type_operands_done = 0;
     for (int round = 0;; round++) {
         tu = parse(index, name, text, len);
-        if (round == 0 && !o.implicit_bupc && uses_undeclared_bupc(tu)) {
+        if (round == 0 && uses_undeclared(tu, &o.implicit_assert) && !o.implicit_bupc) {
             o.implicit_bupc = 1;
             clang_disposeTranslationUnit(tu);
             clang_disposeIndex(index);

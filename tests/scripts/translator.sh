@@ -131,19 +131,27 @@ cat > "$tmp/bupc_implicit.upc" <<'UPC'
 #include <upc.h>
 #include <stdio.h>
 shared int x[THREADS];
+shared int y[THREADS];
 int main(void)
 {
     bupc_tick_t t0 = bupc_ticks_now();
+    bupc_trace_setmask("BGPHN"); /* accepted, no effect */
+    bupc_trace_printf(("%d", 1));
     x[MYTHREAD] = (int)bupc_thread_distance(MYTHREAD, (MYTHREAD + 1) % THREADS);
+    int mine = x[MYTHREAD];
+    upc_handle_t h = upc_memput_nb(&y[MYTHREAD], &mine, sizeof(int)); /* <upc_nb.h> not included */
+    upc_sync(h);
     upc_barrier;
+    assert(y[0] == x[0]); /* <assert.h> not included */
     if (MYTHREAD == 0)
-        printf("implicit %d %d\n", bupc_ticks_now() >= t0, x[0] >= BUPC_THREADS_SAME);
+        printf("implicit %d %d %d\n", bupc_ticks_now() >= t0, x[0] >= BUPC_THREADS_SAME,
+               bupc_trace_gettracelocal());
     return 0;
 }
 UPC
 build bupc_implicit
 run 2 60 "$tmp/bupc_implicit"
-expect_output "bupc_ extensions used with <upc.h> alone, as Berkeley UPC has them" "^implicit 1 1$"
+expect_output "bupc_ extensions, upc_nb.h's and assert used with <upc.h> alone, as Berkeley UPC has them" "^implicit 1 1 0$"
 cat > "$tmp/bupc_sem.upc" <<'UPC'
 #include <upc.h>
 #include <bupc_extensions.h>

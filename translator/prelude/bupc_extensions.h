@@ -80,4 +80,15 @@ __MUPC_BUPC_ATOMIC(uint64_t, U64)
 #undef __MUPC_BUPC_ATOMIC
 #undef __MUPC_BUPC_ATOMIC2
 
+/* GASNet trace and statistics masks: accepted, no effect */
+void bupc_trace_setmask(const char *newmask);
+const char *bupc_trace_getmask(void);
+void bupc_trace_settracelocal(int val);
+int bupc_trace_gettracelocal(void);
+void bupc_stats_setmask(const char *newmask);
+const char *bupc_stats_getmask(void);
+void bupc_stats_settracelocal(int val);
+int bupc_stats_gettracelocal(void);
+#define bupc_trace_printf(parenthesized_args) ((void)0)
+
 #endif
