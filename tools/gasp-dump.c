@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * gasp-dump -- a GASP tool that prints one line per event per thread:
  *
@@ -60,7 +61,7 @@ static void pts(FILE *f, const char *label, gasp_upc_PTS_t *p)
     fprintf(f, " %s=(%u,%llu)", label, q->thread, (unsigned long long)q->addr);
 }
 
-/* The arguments seed 001 lists for this event, as gasp_upc.h documents. */
+/* The arguments the GASP 1.4 specification lists for this event, as gasp_upc.h documents. */
 static void arguments(FILE *f, unsigned int tag, gasp_evttype_t type, va_list ap)
 {
     int end = type == GASP_END;

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * mupc-show-config -- print the settings a libmupc program started here
  * would use, and where each came from (mupcrun --show-config runs this).

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-3-Clause
 # bench_smoke.sh -- `make bench` works: a quick pass of bench/run-bench
 # produces every figure README lists, each a number.
 . "$top_srcdir/tests/scripts/lib.sh"

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-3-Clause
 # conf_example.sh -- mupc.conf.example is what the settings table says
 # (regenerate with: make update-docs),
 # and it loads cleanly as a configuration file.
