@@ -423,8 +423,8 @@ expect_status "and the program runs" 0
 # compiler's search: a reference implementation of the collectives brings
 # its own upc_collective.h, with its own constants and its own
 # upc_all_broadcast, which the runtime's macros must not rewrite.
-mkdir -p "$tmp/ownlib"
-cat > "$tmp/ownlib/upc_collective.h" <<'UPC'
+mkdir -p "$tmp/ownlib_inc" # not $tmp/ownlib: that is the program
+cat > "$tmp/ownlib_inc/upc_collective.h" <<'UPC'
 #define MY_BRDCST 7
 void upc_all_broadcast(shared void *dst, shared const void *src, size_t n, upc_flag_t f);
 UPC
@@ -453,7 +453,7 @@ int main(void)
     return 0;
 }
 UPC
-build ownlib -I"$tmp/ownlib"
+build ownlib -I"$tmp/ownlib_inc"
 run 2 60 "$tmp/ownlib"
 expect_output "the program's own upc_collective.h and upc_all_broadcast, not the library's" "^ownlib 42 7$"
 finish
