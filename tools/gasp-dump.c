@@ -7,7 +7,7 @@
  * e.g.  "    41.207 1 GASP_UPC_GET END test.c:12 relaxed n=8 src=(0,64)".
  * Pointers-to-shared print as (thread,offset).  Lines go to standard error,
  * or to the file $GASP_DUMP_FILE with ".<thread>" appended.  Build and link
- * it like any tool (README, "Performance tools"):
+ * it like any tool (doc/gasp.md):
  *
  *   mupcc --profile -o prog prog.c -lgasp-dump
  */
