@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * cache.c -- the remote reference cache's figures (run with the cache on;
  * bench/core, run with it off, gives mupc.get.latency_us to compare with).

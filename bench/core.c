@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * core.c -- the core runtime's figures, to set against bench/mpi_baselines.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * idle.c -- how much CPU an idle libmupc program burns.
  *

@@ -1,4 +1,4 @@
-/* SPDX-License-Identifier: MIT */
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * io.c -- UPC-IO write bandwidth (<upc_io.h>, io/upc_io.c).
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * mpi_baselines.c -- raw MPI on this machine, the yardstick for bench/core.
  *

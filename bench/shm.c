@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * shm.c -- remote access between the threads of a node, and across
  * (simulated) nodes: the figures of on-node shared memory.

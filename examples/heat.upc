@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * heat.upc -- 1-D heat diffusion (Jacobi), the quick-start demo.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * sobel.upc -- the MuPC report §7.1.3: Sobel edge detection on a row-blocked image.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * mupc-trend -- communication scaling trends from small runs (ti-trend-prof).
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * trend_ops.h -- the operations mupc-trend counts, shared by the
  * collecting tool (trend_collect.c) and the analysis (mupc-trend).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * trend_profile.c -- reading mupc-trend profile files (trend_profile.h).
  */

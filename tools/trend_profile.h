@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * trend_profile.h -- mupc-trend profile files: reading them.
  *

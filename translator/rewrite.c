@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* rewrite.c -- shared accesses, pointers-to-shared and UPC declarations
  * become <mupc.h> calls (see rewrite.h).
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* text.c -- growable strings and text edits (see text.h). */
 #include "text.h"
 

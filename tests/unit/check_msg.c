@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * check_msg.c -- batch packing and unpacking of protocol messages.
  */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* mupc_xlate.h -- the translation-time prelude of mupc-translate.
  *
  * Seen only by the translator's own parse, before any line of the user's:

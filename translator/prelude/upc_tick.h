@@ -1,2 +1,3 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* <upc_tick.h> at translation time: see mupc_xlate.h. */
 #include "mupc_xlate.h"
