@@ -1,4 +1,4 @@
-/* SPDX-License-Identifier: BSD-3-Clause */
+/* SPDX-License-Identifier: MIT */
 /*
  * coll.c -- collectives and non-blocking overlap, to set against
  * bench/mpi_baselines' MPI_Bcast, MPI_Allreduce and MPI_Alltoall.

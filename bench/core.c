@@ -1,4 +1,4 @@
-/* SPDX-License-Identifier: BSD-3-Clause */
+/* SPDX-License-Identifier: MIT */
 /*
  * core.c -- the core runtime's figures, to set against bench/mpi_baselines.
  *

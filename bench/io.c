@@ -1,4 +1,4 @@
-/* SPDX-License-Identifier: BSD-3-Clause */
+/* SPDX-License-Identifier: MIT */
 /*
  * io.c -- UPC-IO write bandwidth (<upc_io.h>, io/upc_io.c).
  *

@@ -1,4 +1,4 @@
-/* SPDX-License-Identifier: BSD-3-Clause */
+/* SPDX-License-Identifier: MIT */
 /*
  * mpi_baselines.c -- raw MPI on this machine, the yardstick for bench/core.
  *

@@ -1,4 +1,4 @@
-/* SPDX-License-Identifier: BSD-3-Clause */
+/* SPDX-License-Identifier: MIT */
 /*
  * sync.c -- heap, lock and atomic figures, to set against
  * bench/mpi_baselines.

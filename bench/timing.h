@@ -1,4 +1,4 @@
-/* SPDX-License-Identifier: BSD-3-Clause */
+/* SPDX-License-Identifier: MIT */
 /*
  * timing.h -- what the benchmarks share: a monotonic clock, the median of
  * batch means, and the one output format, `name value`, one per line.

@@ -1,4 +1,4 @@
-/* SPDX-License-Identifier: BSD-3-Clause */
+/* SPDX-License-Identifier: MIT */
 /*
  * heat.upc -- 1-D heat diffusion (Jacobi), the quick-start demo.
  *

@@ -1,4 +1,4 @@
-/* SPDX-License-Identifier: BSD-3-Clause */
+/* SPDX-License-Identifier: MIT */
 /*
  * sobel.upc -- the MuPC report §7.1.3: Sobel edge detection on a row-blocked image.
  *

@@ -1,4 +1,4 @@
-/* SPDX-License-Identifier: BSD-3-Clause */
+/* SPDX-License-Identifier: MIT */
 /*
  * bupc_collectivev.h -- the value-based collectives of Berkeley UPC
  * (interface version 1.2, as the Berkeley UPC User's Guide describes

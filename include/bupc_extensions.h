@@ -1,4 +1,4 @@
-/* SPDX-License-Identifier: BSD-3-Clause */
+/* SPDX-License-Identifier: MIT */
 /*
  * bupc_extensions.h -- the Berkeley UPC extensions that public UPC
  * programs use, as libmupc provides them (doc/extensions.md lists what is

@@ -1,4 +1,4 @@
-/* SPDX-License-Identifier: BSD-3-Clause */
+/* SPDX-License-Identifier: MIT */
 /*
  * gasp.h -- the GASP performance-tool interface, version 1.4 (the GASP 1.4 specification §3).
  *

@@ -1,4 +1,4 @@
-/* SPDX-License-Identifier: BSD-3-Clause */
+/* SPDX-License-Identifier: MIT */
 /*
  * gasp_upc.h -- the UPC events libmupc raises (the GASP 1.4 specification §5.4-5.5).
  *

@@ -1,4 +1,4 @@
-/* SPDX-License-Identifier: BSD-3-Clause */
+/* SPDX-License-Identifier: MIT */
 /*
  * pupc.h -- what a UPC program uses to talk to a performance tool
  * (the GASP 1.4 specification §5.2-5.3) and a high-resolution timer.

@@ -1,4 +1,4 @@
-/* SPDX-License-Identifier: BSD-3-Clause */
+/* SPDX-License-Identifier: MIT */
 /*
  * upc_io.h -- UPC-IO, the parallel file library of the UPC Optional
  * Library Specifications 1.3 (§7.8, <upc_io.h>), for translated UPC and

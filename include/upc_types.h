@@ -1,4 +1,4 @@
-/* SPDX-License-Identifier: BSD-3-Clause */
+/* SPDX-License-Identifier: MIT */
 /*
  * upc_types.h -- UPC 1.3 operation and type codes, shared by the atomics
  * (<upc_atomic.h>) and the collectives.

@@ -1,4 +1,4 @@
-/* SPDX-License-Identifier: BSD-3-Clause */
+/* SPDX-License-Identifier: MIT */
 /*
  * mupc-nodes -- what `mupcrun -n N [launcher options] --show-config` runs
  * after printing the settings: starts N UPC threads the way the program

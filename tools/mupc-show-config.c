@@ -1,4 +1,4 @@
-/* SPDX-License-Identifier: BSD-3-Clause */
+/* SPDX-License-Identifier: MIT */
 /*
  * mupc-show-config -- print the settings a libmupc program started here
  * would use, and where each came from (mupcrun --show-config runs this).

@@ -1,4 +1,4 @@
-/* SPDX-License-Identifier: BSD-3-Clause */
+/* SPDX-License-Identifier: MIT */
 /*
  * trend_fit.c -- least-squares fits of a + b*x and a + b*x^c (trend_fit.h).
  *

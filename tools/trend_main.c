@@ -1,4 +1,4 @@
-/* SPDX-License-Identifier: BSD-3-Clause */
+/* SPDX-License-Identifier: MIT */
 /*
  * mupc-trend -- communication scaling trends from small runs (ti-trend-prof).
  *

@@ -1,4 +1,4 @@
-/* SPDX-License-Identifier: BSD-3-Clause */
+/* SPDX-License-Identifier: MIT */
 /* main.c -- mupc-translate: UPC source to C that calls <mupc.h>.
  *
  *   mupc-translate [--prelude DIR] [--runtime-include DIR] [--clang PATH]

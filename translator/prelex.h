@@ -1,4 +1,4 @@
-/* SPDX-License-Identifier: BSD-3-Clause */
+/* SPDX-License-Identifier: MIT */
 /* prelex.h -- the token pass that turns UPC syntax into C that clang parses.
  *
  * On translated regions only (see regions.h), keeping every newline so

@@ -1,4 +1,4 @@
-/* SPDX-License-Identifier: BSD-3-Clause */
+/* SPDX-License-Identifier: MIT */
 /* rewrite.c -- shared accesses, pointers-to-shared and UPC declarations
  * become <mupc.h> calls (see rewrite.h).
  *

@@ -1,4 +1,4 @@
-/* SPDX-License-Identifier: BSD-3-Clause */
+/* SPDX-License-Identifier: MIT */
 /*
  * test_gasp.c -- the GASP events a tool receives, with their varargs
  * (the GASP 1.4 specification's tables), file and line, filtering and measurement control.

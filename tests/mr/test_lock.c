@@ -1,4 +1,4 @@
-/* SPDX-License-Identifier: BSD-3-Clause */
+/* SPDX-License-Identifier: MIT */
 /*
  * test_lock.c -- UPC locks under contention: mutual exclusion and no lost
  * update (a shared counter and a shared "owner" word on a third thread),

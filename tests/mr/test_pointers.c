@@ -1,4 +1,4 @@
-/* SPDX-License-Identifier: BSD-3-Clause */
+/* SPDX-License-Identifier: MIT */
 /*
  * test_pointers.c -- pointer-to-shared arithmetic against the UPC layout
  * rule, for several block sizes, by writing every element through its

@@ -1,5 +1,5 @@
 #!/bin/sh
-# SPDX-License-Identifier: BSD-3-Clause
+# SPDX-License-Identifier: MIT
 # bench_smoke.sh -- `make bench` works: a quick pass of bench/run-bench
 # produces every figure bench/RESULTS.md lists, each a number.
 . "$top_srcdir/tests/scripts/lib.sh"

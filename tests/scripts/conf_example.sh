@@ -1,5 +1,5 @@
 #!/bin/sh
-# SPDX-License-Identifier: BSD-3-Clause
+# SPDX-License-Identifier: MIT
 # conf_example.sh -- mupc.conf.example is what the settings table says
 # (regenerate with: make update-docs),
 # and it loads cleanly as a configuration file.

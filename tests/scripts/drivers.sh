@@ -1,5 +1,5 @@
 #!/bin/sh
-# SPDX-License-Identifier: BSD-3-Clause
+# SPDX-License-Identifier: MIT
 # drivers.sh -- an existing UPC code base builds unchanged: a UPC program
 # in a .c file built with mupcc -x upc and with upcc (Berkeley UPC's
 # options: -T, -fupc-threads, -shared-heap, -Wc, -Wl, -c then link, a

@@ -1,5 +1,5 @@
 #!/bin/sh
-# SPDX-License-Identifier: BSD-3-Clause
+# SPDX-License-Identifier: MIT
 # man_pages.sh -- the manual pages: every installed program has one and
 # make install installs it; groff finds nothing to warn of in any page
 # (groff -ww reports warnings on stderr with status 0, so stderr must be

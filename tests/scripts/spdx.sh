@@ -1,8 +1,8 @@
 #!/bin/sh
-# SPDX-License-Identifier: BSD-3-Clause
+# SPDX-License-Identifier: MIT
 # spdx.sh -- every tracked file of translator/, tools/, include/, tests/,
 # bench/, examples/ and doc/, and the top-level scripts, carries
-# "SPDX-License-Identifier: BSD-3-Clause" on its first line (its second
+# "SPDX-License-Identifier: MIT" on its first line (its second
 # after a #! line).  Skipped outside a git checkout (a release tarball).
 . "$top_srcdir/tests/scripts/lib.sh"
 cd "$top_srcdir" || exit 1
@@ -13,12 +13,12 @@ for f in $(git ls-files translator tools include tests bench examples doc) \
     [ -f "$f" ] || continue
     first=$(sed -n 1p "$f")
     case $first in '#!'*) first=$(sed -n 2p "$f") ;; esac
-    case $first in *'SPDX-License-Identifier: BSD-3-Clause'*) ;; *) missing="$missing $f" ;; esac
+    case $first in *'SPDX-License-Identifier: MIT'*) ;; *) missing="$missing $f" ;; esac
 done
 if [ -z "$missing" ]; then
     ok "every source file starts with its SPDX line"
 else
     echo "$missing" | tr ' ' '\n' > "$out"
-    fail "files without 'SPDX-License-Identifier: BSD-3-Clause' on line 1 (line 2 after #!)"
+    fail "files without 'SPDX-License-Identifier: MIT' on line 1 (line 2 after #!)"
 fi
 finish

@@ -1,5 +1,5 @@
 #!/bin/sh
-# SPDX-License-Identifier: BSD-3-Clause
+# SPDX-License-Identifier: MIT
 # upc_io.sh -- UPC-IO misuse ends the job, never hangs: arguments that
 # must be single-valued but differ between threads (the file name, the
 # open flags, a read's size with the common file pointer), threads in

@@ -1,4 +1,4 @@
-/* SPDX-License-Identifier: BSD-3-Clause */
+/* SPDX-License-Identifier: MIT */
 /*
  * check_config.c -- the settings table: defaults, parsing of sizes and
  * integers, range and power-of-two checks, files with their line numbers,

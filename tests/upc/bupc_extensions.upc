@@ -1,4 +1,4 @@
-/* SPDX-License-Identifier: BSD-3-Clause */
+/* SPDX-License-Identifier: MIT */
 /* bupc_extensions.upc -- the Berkeley UPC extensions libmupc provides
  * (doc/extensions.md): <bupc_extensions.h> timers, thread distance,
  * bupc_poll, the bupc_atomic families under contention from every

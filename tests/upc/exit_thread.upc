@@ -1,4 +1,4 @@
-/* SPDX-License-Identifier: BSD-3-Clause */
+/* SPDX-License-Identifier: MIT */
 /* exit_thread.upc -- exit() ends only the calling thread (UPC 1.3
  * §5.1.2.2.3: a thread terminates by C's rules for program termination,
  * the program when every thread has): the other threads go on, and the

@@ -1,4 +1,4 @@
-/* SPDX-License-Identifier: BSD-3-Clause */
+/* SPDX-License-Identifier: MIT */
 /* upc_io.upc -- UPC-IO (<upc_io.h>, UPC Optional Library Specifications
  * 1.3 §7.8): files written with individual file pointers and read back
  * with the common one into blocked shared arrays of two block sizes, and

@@ -1,4 +1,4 @@
-/* SPDX-License-Identifier: BSD-3-Clause */
+/* SPDX-License-Identifier: MIT */
 /* <bupc_collectivev.h> at translation time: the runtime's own header,
  * which involves no pointer-to-shared (see mupc_xlate.h).  The output
  * includes it again where the program does (main.c). */

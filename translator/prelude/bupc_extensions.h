@@ -1,4 +1,4 @@
-/* SPDX-License-Identifier: BSD-3-Clause */
+/* SPDX-License-Identifier: MIT */
 /* <bupc_extensions.h> at translation time (see mupc_xlate.h): the Berkeley
  * UPC extensions libmupc provides, declared so that clang can type a
  * program; those that take a pointer-to-shared have no prototype, so

@@ -1,4 +1,4 @@
-/* SPDX-License-Identifier: BSD-3-Clause */
+/* SPDX-License-Identifier: MIT */
 /* <upc_io.h> at translation time: see mupc_xlate.h.  Enough for clang to
  * type a program that uses UPC-IO (UPC Optional Library Specifications
  * 1.3 §7.8); the output includes the runtime's real <upc_io.h>, whose

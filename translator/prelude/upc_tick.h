@@ -1,3 +1,3 @@
-/* SPDX-License-Identifier: BSD-3-Clause */
+/* SPDX-License-Identifier: MIT */
 /* <upc_tick.h> at translation time: see mupc_xlate.h. */
 #include "mupc_xlate.h"
