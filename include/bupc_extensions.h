@@ -387,6 +387,10 @@ MUPC_BUPC_ATOMIC_TYPES(MUPC_BUPC_ATOMIC_DEFINE)
 #define bupc_atomicU64_fetchxor_strict(p, v) mupc_bupc_atomicU64_fetchxor((p), (v), 1, __FILE__, __LINE__)
 #define bupc_atomicU64_fetchnot_strict(p) mupc_bupc_atomicU64_fetchnot((p), 1, __FILE__, __LINE__)
 
+/* Berkeley UPC's bupc_exit(status): ends this thread as exit(status) does
+ * (the final barrier, then the process exits with status). */
+#define bupc_exit(status) exit(status)
+
 /* ---- GASNet trace and statistics masks: accepted and ignored, as in a
  * Berkeley UPC build without tracing (its default); libmupc traces
  * through GASP (mupcc --profile --tool gasp-trace) ---- */

@@ -147,12 +147,13 @@ int main(void)
     if (MYTHREAD == 0)
         printf("implicit %d %d %d\n", bupc_ticks_now() >= t0, x[0] >= BUPC_THREADS_SAME,
                bupc_trace_gettracelocal());
-    return 0;
+    bupc_exit(3); /* exit(3): this thread ends, its process with status 3 */
 }
 UPC
 build bupc_implicit
 run 2 60 "$tmp/bupc_implicit"
 expect_output "bupc_ extensions, upc_nb.h's and assert used with <upc.h> alone, as Berkeley UPC has them" "^implicit 1 1 0$"
+expect_status "bupc_exit(3) ends the job with status 3" 3
 cat > "$tmp/bupc_sem.upc" <<'UPC'
 #include <upc.h>
 #include <bupc_extensions.h>

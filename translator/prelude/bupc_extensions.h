@@ -80,6 +80,7 @@ __MUPC_BUPC_ATOMIC(uint64_t, U64)
 #undef __MUPC_BUPC_ATOMIC
 #undef __MUPC_BUPC_ATOMIC2
 
+void bupc_exit(int status) __attribute__((noreturn));
 /* GASNet trace and statistics masks: accepted, no effect */
 void bupc_trace_setmask(const char *newmask);
 const char *bupc_trace_getmask(void);
