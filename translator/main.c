@@ -193,7 +193,7 @@ static char *preprocess(const options_t *o, size_t *len)
 }
 
 /* Every numbered layout's block size, for clang to evaluate (checked in
- * rewrite.c against UPC_MAX_BLOCK_SIZE); valid C, so it stays. */
+ * rewrite_decl.c against UPC_MAX_BLOCK_SIZE); valid C, so it stays. */
 static void append_block_sizes(const prelex_t *p, char **text)
 {
     strbuf_t b;

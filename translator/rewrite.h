@@ -27,13 +27,13 @@ typedef struct rewriter {
     int gasp;              /* raise the compiler's GASP events (FORALL, C_FUNC) */
     size_t *named_tags;    /* offsets of unnamed struct/union/enum definitions given a name */
     size_t nnamed_tags;
-    CXCursor *definitions; /* the declaration defining each file-scope shared object (rewrite.c) */
+    CXCursor *definitions; /* the declaration defining each file-scope shared object (rewrite_decl.c) */
     size_t ndefinitions;
 } rewriter_t;
 
 /* Edits into fix that rewrite each type name operand of sizeof or
  * _Alignof that may involve UPC as an expression of that type, for a
- * second parse (rewrite.c says why); returns how many. */
+ * second parse (rewrite_sizeof.c says why); returns how many. */
 int rewrite_type_operands(rewriter_t *w, edits_t *fix);
 
 /* Queue the edits for every translated top-level declaration; returns the

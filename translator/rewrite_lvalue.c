@@ -1,0 +1,561 @@
+/* SPDX-License-Identifier: MIT */
+/* rewrite_lvalue.c -- shared lvalues: the address of a shared object, element or member
+ * (pointer-to-shared arithmetic), and its reads, writes and updates.
+ * Part of the rewriter (see rewrite.h); the parts call each other through
+ * rewrite_internal.h. */
+#include "rewrite_internal.h"
+
+#include <ctype.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* ================================================================ */
+/* Shared lvalues: their address, reads and writes                  */
+/* ================================================================ */
+
+
+/* An implicit conversion or parentheses around exactly one expression. */
+int is_wrapper(CXCursor c, CXCursor *inner)
+{
+    enum CXCursorKind k = clang_getCursorKind(c);
+    if (k != CXCursor_UnexposedExpr && k != CXCursor_ParenExpr)
+        return 0;
+    kids_t ks = children(c, 1);
+    int one = ks.n == 1;
+    if (one)
+        *inner = ks.v[0];
+    free(ks.v);
+    return one;
+}
+
+CXCursor strip(CXCursor c)
+{
+    CXCursor in;
+    while (is_wrapper(c, &in))
+        c = in;
+    return c;
+}
+
+/* A file-scope shared object named by c (through wrappers), or a null cursor. */
+static int shared_object(rewriter_t *w, CXCursor c, CXCursor *decl)
+{
+    c = strip(c);
+    if (clang_getCursorKind(c) != CXCursor_DeclRefExpr)
+        return 0;
+    CXCursor d = clang_getCursorReferenced(c);
+    if (clang_getCursorKind(d) != CXCursor_VarDecl || !is_shared(w, clang_getCursorType(d)))
+        return 0;
+    *decl = d;
+    return 1;
+}
+
+/* The mupc_static_t of a shared object: NAME__mupc at file scope; a static
+ * in a function gets its declaration's offset too (names may repeat). */
+char *descriptor_name(CXCursor decl)
+{
+    CXString name = clang_getCursorSpelling(decl);
+    int local = clang_getCursorKind(clang_getCursorSemanticParent(decl)) == CXCursor_FunctionDecl &&
+                clang_Cursor_getStorageClass(decl) != CX_SC_Extern; /* a block-scope extern is the global */
+    char *s = local ? xasprintf("%s__mupc_%zu", clang_getCString(name), start_of(decl))
+                    : xasprintf("%s__mupc", clang_getCString(name));
+    clang_disposeString(name);
+    return s;
+}
+
+/* A parameter declared as a shared array with THREADS in a dimension
+ * after the first (`shared int a[2][10*THREADS]`): a pointer to rows whose
+ * length the prelexer recorded under its name, like a file-scope array's. */
+static int threads_row_parameter(rewriter_t *w, CXCursor c, CXCursor *decl)
+{
+    if (clang_getCursorKind(c) != CXCursor_DeclRefExpr)
+        return 0;
+    CXCursor d = clang_getCursorReferenced(c);
+    CXType t = clang_getCursorType(d);
+    if (clang_getCursorKind(d) != CXCursor_ParmDecl || canon(t).kind != CXType_Pointer ||
+        !is_array(clang_getPointeeType(canon(t))) || !is_pts(w, t))
+        return 0;
+    CXString name = clang_getCursorSpelling(d);
+    int dim = prelex_threads_dim(w->prelex, clang_getCString(name));
+    clang_disposeString(name);
+    if (dim < 1)
+        return 0;
+    *decl = d;
+    return 1;
+}
+
+/* For a[i][j]...: the shared object at the root and how many subscripts
+ * lie between it and c (0 for the object itself). */
+static int subscript_root(rewriter_t *w, CXCursor c, CXCursor *decl, int *depth)
+{
+    c = strip(c);
+    if (clang_getCursorKind(c) == CXCursor_UnaryOperator &&
+        clang_getCursorUnaryOperatorKind(c) == CXUnaryOperator_Deref) { /* *&a is a */
+        kids_t ks = children(c, 1);
+        CXCursor in = ks.n == 1 ? strip(ks.v[0]) : clang_getNullCursor();
+        free(ks.v);
+        if (!clang_Cursor_isNull(in) && clang_getCursorKind(in) == CXCursor_UnaryOperator &&
+            clang_getCursorUnaryOperatorKind(in) == CXUnaryOperator_AddrOf) {
+            kids_t inner = children(in, 1);
+            int found = inner.n == 1 && subscript_root(w, inner.v[0], decl, depth);
+            free(inner.v);
+            return found;
+        }
+    }
+    if (threads_row_parameter(w, c, decl)) {
+        *depth = 0; /* a[i] of `shared int a[][10*THREADS]`: as for the array passed */
+        return 1;
+    }
+    if (!is_array(clang_getCursorType(c)))
+        return 0; /* a pointer read from shared memory starts afresh */
+    if (clang_getCursorKind(c) == CXCursor_ArraySubscriptExpr) {
+        kids_t ks = children(c, 1);
+        int found = ks.n == 2 && subscript_root(w, ks.v[0], decl, depth);
+        free(ks.v);
+        if (found)
+            ++*depth;
+        return found;
+    }
+    *depth = 0;
+    return shared_object(w, c, decl);
+}
+
+/* Which dimension of the file-scope shared array under subscript chain c
+ * held THREADS (-1: none, or c is no such chain); *depth as subscript_root. */
+int root_threads_dim(rewriter_t *w, CXCursor c, int *depth)
+{
+    CXCursor decl;
+    if (!subscript_root(w, c, &decl, depth))
+        return -1;
+    CXString name = clang_getCursorSpelling(decl);
+    int dim = prelex_threads_dim(w->prelex, clang_getCString(name));
+    clang_disposeString(name);
+    return dim;
+}
+
+/* Number of innermost elements in one element of type t (1 for a scalar),
+ * as C text; `threads` multiplies the THREADS dimension in. */
+char *leaf_count(CXType t, int threads_dim_below)
+{
+    long long n = 1;
+    while (is_array(t)) {
+        n *= clang_getArraySize(canon(t)) > 0 ? clang_getArraySize(canon(t)) : 1;
+        t = element_type(t);
+    }
+    return threads_dim_below ? xasprintf("(%lldLL * mupc_threads)", n) : xasprintf("%lldLL", n);
+}
+
+
+/* Whether lvalue x lies inside a member of a shared structure: the member
+ * (s.m, p->m), an element of an array member (s.v[1], s.v[0][1]), or *p
+ * for such a p. */
+int member_lvalue(rewriter_t *w, CXCursor x)
+{
+    x = strip(x);
+    switch (clang_getCursorKind(x)) {
+    case CXCursor_MemberRefExpr:
+        return is_shared(w, clang_getCursorType(x));
+    case CXCursor_ArraySubscriptExpr: { /* an array's element, not a pointer's */
+        kids_t ks = children(x, 1);
+        int r = ks.n == 2 && is_array(clang_getCursorType(strip(ks.v[0]))) && member_lvalue(w, ks.v[0]);
+        free(ks.v);
+        return r;
+    }
+    case CXCursor_UnaryOperator: {
+        if (clang_getCursorUnaryOperatorKind(x) != CXUnaryOperator_Deref)
+            return 0;
+        kids_t ks = children(x, 1);
+        int r = ks.n == 1 && member_derived(w, ks.v[0]);
+        free(ks.v);
+        return r;
+    }
+    default:
+        return 0;
+    }
+}
+
+/* Whether pointer expression c (or an array that decays to one) points
+ * inside a member of a shared structure (s[i].arr, &s[i].v[0][1], p->arr):
+ * UPC 1.3 §6.4.4 gives such an address the type shared [] T *, so
+ * arithmetic on it stays on the structure's thread, whatever the
+ * structure's block size.  A pointer-to-shared stored in a member (s.next,
+ * s.p[0]) is only a value: no. */
+int member_derived(rewriter_t *w, CXCursor c)
+{
+    c = strip(c);
+    if (is_array(clang_getCursorType(c))) /* decays to the address of its first element */
+        return member_lvalue(w, c);
+    if (clang_getCursorKind(c) != CXCursor_UnaryOperator ||
+        clang_getCursorUnaryOperatorKind(c) != CXUnaryOperator_AddrOf)
+        return 0;
+    kids_t ks = children(c, 1);
+    int r = ks.n == 1 && member_lvalue(w, ks.v[0]);
+    free(ks.v);
+    return r;
+}
+
+/* p + n for a pointer-to-shared p of type ptype. */
+/* Whether pointer p points to rows with THREADS in their length: a
+ * file-scope array `shared int a[2][10*THREADS]` decayed (a + 1), or a
+ * parameter declared so. */
+int threads_rows(rewriter_t *w, CXCursor p)
+{
+    int depth = 0;
+    return root_threads_dim(w, p, &depth) > depth;
+}
+
+char *ptr_add_in(rewriter_t *w, CXType ptype, const char *p, const char *n, int negate,
+                 size_t offset, int threads_scaled, int in_struct)
+{
+    CXType pointee = clang_getPointeeType(canon(ptype));
+    if (canon(pointee).kind == CXType_Void) {
+        report(w, offset, "arithmetic on a pointer to shared void: the pointed-to type must be "
+                          "complete (UPC 1.3 §6.4.2); cast it to a pointer to the data's type first");
+        return xstrdup(p);
+    }
+    CXType leaf = leaf_type(pointee);
+    char *leaf_s = spell(w, leaf);
+    char *count = leaf_count(pointee, threads_scaled);
+    /* an array inside a shared structure lies on the structure's thread */
+    char *block = in_struct ? xstrdup("0") : block_text(w, pointee, offset);
+    char *s = xasprintf("mupc_ptr_add(%s, %s(ptrdiff_t)(%s) * %s, sizeof(%s), %s)", p, negate ? "-" : "",
+                        n, count, leaf_s, block);
+    free(leaf_s);
+    free(count);
+    free(block);
+    return s;
+}
+
+static char *ptr_add(rewriter_t *w, CXType ptype, const char *p, const char *n, int negate,
+                     size_t offset, int threads_scaled)
+{
+    return ptr_add_in(w, ptype, p, n, negate, offset, threads_scaled, 0);
+}
+
+
+/* For a[i][j]... on a file-scope shared array: the index of the element
+ * (or row) in the array's innermost elements, as C text; NULL when c is
+ * not such a subscript chain.  *root is the array. */
+static char *rooted_index(rewriter_t *w, CXCursor c, CXCursor *root, int *depth)
+{
+    c = strip(c);
+    if (clang_getCursorKind(c) != CXCursor_ArraySubscriptExpr)
+        return NULL;
+    kids_t ks = children(c, 1);
+    if (ks.n != 2 || !is_pts(w, clang_getCursorType(ks.v[0]))) {
+        free(ks.v);
+        return NULL;
+    }
+    CXCursor base = strip(ks.v[0]), index = ks.v[1];
+    free(ks.v);
+    char *outer = NULL;
+    /* only through array decay: a pointer-to-shared read from a shared
+     * array (p = a[i]; p[j]) starts a new chain */
+    if (!is_array(clang_getCursorType(base)))
+        return NULL;
+    if (clang_getCursorKind(base) == CXCursor_ArraySubscriptExpr) {
+        outer = rooted_index(w, base, root, depth);
+        if (!outer)
+            return NULL;
+        ++*depth;
+    } else if (shared_object(w, base, root)) {
+        *depth = 0;
+    } else {
+        return NULL;
+    }
+    CXString name = clang_getCursorSpelling(*root);
+    int scaled = prelex_threads_dim(w->prelex, clang_getCString(name)) > *depth;
+    clang_disposeString(name);
+    char *count = leaf_count(clang_getCursorType(c), scaled);
+    char *i = gen(w, index);
+    char *s = outer ? xasprintf("%s + (ptrdiff_t)(%s) * %s", outer, i, count)
+                    : xasprintf("(ptrdiff_t)(%s) * %s", i, count);
+    free(outer);
+    free(count);
+    free(i);
+    return s;
+}
+
+/* Whether c (through wrappers) names the variable `name` (the prelude's
+ * mupc_threads / mupc_mythread: THREADS and MYTHREAD). */
+static int names_variable(CXCursor c, const char *name)
+{
+    c = strip(c);
+    if (clang_getCursorKind(c) != CXCursor_DeclRefExpr)
+        return 0;
+    CXString n = clang_getCursorSpelling(c);
+    int is = !strcmp(clang_getCString(n), name);
+    clang_disposeString(n);
+    return is;
+}
+
+/* The X of an index written X * THREADS + MYTHREAD (either order of each
+ * operation), the idiom for this thread's X-th element of a cyclic array,
+ * or a null cursor. */
+static CXCursor own_element_index(CXCursor index)
+{
+    CXCursor none = clang_getNullCursor(), c = strip(index);
+    if (clang_getCursorKind(c) != CXCursor_BinaryOperator ||
+        clang_getCursorBinaryOperatorKind(c) != CXBinaryOperator_Add)
+        return none;
+    kids_t ks = children(c, 1);
+    CXCursor product = none, x = none;
+    if (ks.n == 2)
+        product = names_variable(ks.v[1], "mupc_mythread") ? strip(ks.v[0])
+                  : names_variable(ks.v[0], "mupc_mythread") ? strip(ks.v[1]) : none;
+    free(ks.v);
+    if (clang_Cursor_isNull(product) || clang_getCursorKind(product) != CXCursor_BinaryOperator ||
+        clang_getCursorBinaryOperatorKind(product) != CXBinaryOperator_Mul)
+        return none;
+    ks = children(product, 1);
+    if (ks.n == 2)
+        x = names_variable(ks.v[1], "mupc_threads") ? ks.v[0]
+            : names_variable(ks.v[0], "mupc_threads") ? ks.v[1] : none;
+    free(ks.v);
+    return x;
+}
+
+static char *addr_subscript(rewriter_t *w, CXCursor c)
+{
+    CXCursor root;
+    int levels = 0;
+    char *linear = rooted_index(w, c, &root, &levels);
+    kids_t sub = children(c, 1);
+    CXCursor own = sub.n == 2 && levels == 0 ? own_element_index(sub.v[1]) : clang_getNullCursor();
+    free(sub.v);
+    if (linear && !clang_Cursor_isNull(own)) {
+        CXType t = clang_getCursorType(root);
+        char *block = block_text(w, t, start_of(c));
+        /* the idiom is for one-dimensional cyclic arrays (of scalars or
+         * structures: an element that is a row spans threads) */
+        if (strcmp(block, "(1)") != 0 || is_array(element_type(canon(t))))
+            own = clang_getNullCursor();
+        free(block);
+    }
+    if (linear && !clang_Cursor_isNull(own)) {
+        /* a[X * THREADS + MYTHREAD] of a cyclic array: this thread's
+         * element X, without dividing by THREADS */
+        CXType t = clang_getCursorType(root);
+        char *desc = descriptor_name(root), *leaf = spell(w, leaf_type(t)), *x = gen(w, own);
+        char *s = xasprintf("__mupc_index_own(%s.base, (ptrdiff_t)(%s), sizeof(%s))", desc, x, leaf);
+        free(desc);
+        free(leaf);
+        free(x);
+        free(linear);
+        return s;
+    }
+    if (linear) { /* element of a static array: inline arithmetic from its base */
+        CXType t = clang_getCursorType(root);
+        char *desc = descriptor_name(root), *leaf = spell(w, leaf_type(t));
+        char *block = block_text(w, t, start_of(c));
+        char *s = xasprintf("__mupc_index(%s.base, %s, sizeof(%s), %s)", desc, linear, leaf, block);
+        free(desc);
+        free(leaf);
+        free(block);
+        free(linear);
+        return s;
+    }
+    kids_t ks = children(c, 1);
+    if (ks.n != 2) {
+        free(ks.v);
+        return xstrdup("MUPC_NULL_PTR");
+    }
+    CXCursor base = ks.v[0], index = ks.v[1];
+    if (!is_pts(w, clang_getCursorType(base))) { /* i[a] */
+        base = ks.v[1];
+        index = ks.v[0];
+    }
+    free(ks.v);
+    /* THREADS scaling: a subscript of a file-scope array whose THREADS
+     * dimension lies below this subscript's level. */
+    int depth = 0, scaled = root_threads_dim(w, base, &depth) > depth;
+    char *b = gen(w, base), *i = gen(w, index);
+    int in_struct = member_derived(w, base);
+    char *s = ptr_add_in(w, clang_getCursorType(base), b, i, 0, start_of(c), scaled, in_struct);
+    free(b);
+    free(i);
+    return s;
+}
+
+static char *addr_member(rewriter_t *w, CXCursor c)
+{
+    kids_t ks = children(c, 1);
+    if (ks.n != 1) {
+        free(ks.v);
+        report(w, start_of(c), "this member access of shared data is not supported by mupc-translate "
+                               "yet; take the member through a pointer-to-shared to the structure");
+        return xstrdup("MUPC_NULL_PTR");
+    }
+    CXCursor base = ks.v[0];
+    free(ks.v);
+    if (clang_Cursor_isBitField(clang_getCursorReferenced(c))) {
+        CXString member = clang_getCursorSpelling(c);
+        report(w, start_of(c), "bit-field '%s' of a shared structure: not supported by mupc-translate "
+               "yet; copy the whole structure to a private one, use its bit-field, and copy it back",
+               clang_getCString(member));
+        clang_disposeString(member);
+        return xstrdup("MUPC_NULL_PTR");
+    }
+    CXType bt = clang_getCursorType(base);
+    int arrow = is_pts(w, bt);
+    CXType record = arrow ? clang_getPointeeType(canon(bt)) : bt;
+    char *p = arrow ? gen(w, base) : addr(w, base);
+    char *rs = spell(w, record);
+    CXString member = clang_getCursorSpelling(c);
+    char *s = xasprintf("__mupc_member(%s, offsetof(%s, %s))", p, rs, clang_getCString(member));
+    clang_disposeString(member);
+    free(p);
+    free(rs);
+    return s;
+}
+
+/* The pointer-to-shared (mupc_ptr_t text) of shared lvalue c. */
+char *addr(rewriter_t *w, CXCursor c)
+{
+    CXCursor in, decl;
+    switch (clang_getCursorKind(c)) {
+    case CXCursor_ParenExpr:
+    case CXCursor_UnexposedExpr:
+        if (is_wrapper(c, &in))
+            return addr(w, in);
+        break;
+    case CXCursor_DeclRefExpr:
+        if (shared_object(w, c, &decl)) {
+            char *desc = descriptor_name(decl);
+            char *s = xasprintf("%s.base", desc);
+            free(desc);
+            return s;
+        }
+        break;
+    case CXCursor_ArraySubscriptExpr:
+        return addr_subscript(w, c);
+    case CXCursor_MemberRefExpr:
+        return addr_member(w, c);
+    case CXCursor_UnaryOperator:
+        if (clang_getCursorUnaryOperatorKind(c) == CXUnaryOperator_Deref) {
+            kids_t ks = children(c, 1);
+            char *s = ks.n == 1 ? gen(w, ks.v[0]) : xstrdup("MUPC_NULL_PTR");
+            free(ks.v);
+            return s;
+        }
+        break;
+    default:
+        break;
+    }
+    char *text = source(w, c);
+    report(w, start_of(c), "the shared lvalue '%s' is not supported by mupc-translate yet; "
+                           "write it as an array element or through a pointer-to-shared", text);
+    free(text);
+    return xstrdup("MUPC_NULL_PTR");
+}
+
+/* Read shared lvalue c. */
+char *read_shared(rewriter_t *w, CXCursor c)
+{
+    CXType t = clang_getCursorType(c);
+    size_t at = start_of(c);
+    char *a = addr(w, c);
+    int strict = strict_of(w, t, at);
+    const char *suffix = access_suffix(w, t);
+    char *s;
+    if (suffix && !strict) { /* data with local affinity: a load, inline */
+        char *ts = spell(w, t);
+        int n = next_temp(w);
+        s = xasprintf("({ mupc_ptr_t __mupc_p%d = %s; __mupc_local(__mupc_p%d, sizeof(%s)) ? "
+                      "*(%s *)(mupc_local_base + __mupc_p%d.addr) : mupc_get_%s(__mupc_p%d, 0, __FILE__, "
+                      "__LINE__); })",
+                      n, a, n, ts, ts, n, suffix, n);
+        free(ts);
+    } else if (suffix) {
+        s = xasprintf("mupc_get_%s(%s, %d, __FILE__, __LINE__)", suffix, a, strict);
+    } else {
+        char *ts = spell(w, t);
+        int n = next_temp(w);
+        s = xasprintf("({ %s __mupc_v%d; mupc_get_block(&__mupc_v%d, %s, sizeof __mupc_v%d, %d, "
+                      "__FILE__, __LINE__); __mupc_v%d; })",
+                      ts, n, n, a, n, strict, n);
+        free(ts);
+    }
+    free(a);
+    return s;
+}
+
+/* Write `value` to the shared location at pointer text `a`, of type t;
+ * the result is the value written. */
+char *write_at(rewriter_t *w, CXType t, const char *a, const char *value, size_t at)
+{
+    int strict = strict_of(w, t, at);
+    const char *suffix = access_suffix(w, t);
+    char *ts = spell(w, t);
+    int n = next_temp(w);
+    char *s;
+    if (suffix && !strict) /* data with local affinity: a store, inline */
+        s = xasprintf("({ %s __mupc_v%d = (%s); mupc_ptr_t __mupc_p%d = %s; if (__mupc_local(__mupc_p%d, "
+                      "sizeof __mupc_v%d)) *(%s *)(mupc_local_base + __mupc_p%d.addr) = __mupc_v%d; else "
+                      "mupc_put_%s(__mupc_p%d, __mupc_v%d, 0, __FILE__, __LINE__); __mupc_v%d; })",
+                      ts, n, value, n, a, n, n, ts, n, n, suffix, n, n, n);
+    else if (suffix)
+        s = xasprintf("({ %s __mupc_v%d = (%s); mupc_put_%s(%s, __mupc_v%d, %d, __FILE__, __LINE__); "
+                      "__mupc_v%d; })",
+                      ts, n, value, suffix, a, n, strict, n);
+    else
+        s = xasprintf("({ %s __mupc_v%d = (%s); mupc_put_block(%s, &__mupc_v%d, sizeof __mupc_v%d, %d, "
+                      "__FILE__, __LINE__); __mupc_v%d; })",
+                      ts, n, value, a, n, n, strict, n);
+    free(ts);
+    return s;
+}
+
+/* The new value of an update `old OP operand` of a location of type t. */
+static char *updated(rewriter_t *w, CXType t, const char *old, const char *op, const char *operand,
+                     size_t at)
+{
+    if (is_pts(w, t) && (!strcmp(op, "+") || !strcmp(op, "-")))
+        return ptr_add(w, t, old, operand, op[0] == '-', at, 0);
+    return xasprintf("%s %s (%s)", old, op, operand);
+}
+
+/* x OP= v, ++x, x++ ... on lvalue c: read, update, write once, with the
+ * location's address computed once.  post: the result is the old value. */
+char *update(rewriter_t *w, CXCursor c, const char *op, const char *operand, int post)
+{
+    CXType t = clang_getCursorType(c);
+    size_t at = start_of(c);
+    char *ts = spell(w, t);
+    int n = next_temp(w);
+    char *s;
+    if (is_shared(w, t)) {
+        const char *suffix = access_suffix(w, t);
+        if (!suffix) {
+            report(w, at, "'%s=' on shared data of type '%s' (not a scalar)", op, ts);
+            free(ts);
+            return xstrdup("0");
+        }
+        char *a = addr(w, c);
+        int strict = strict_of(w, t, at);
+        char *old = xasprintf("__mupc_o%d", n);
+        char *nv = updated(w, t, old, op, operand, at);
+        s = xasprintf("({ mupc_ptr_t __mupc_a%d = %s; %s __mupc_o%d = mupc_get_%s(__mupc_a%d, %d, __FILE__, "
+                      "__LINE__); %s __mupc_v%d = %s; mupc_put_%s(__mupc_a%d, __mupc_v%d, %d, __FILE__, "
+                      "__LINE__); %s%d; })",
+                      n, a, ts, n, suffix, n, strict, ts, n, nv, suffix, n, n, strict,
+                      post ? "__mupc_o" : "__mupc_v", n);
+        free(a);
+        free(old);
+        free(nv);
+    } else { /* a private pointer-to-shared */
+        char *lv = gen(w, c);
+        char *old = xasprintf("__mupc_o%d", n);
+        char *nv = updated(w, t, old, op, operand, at);
+        s = xasprintf("({ %s *__mupc_q%d = &(%s); %s __mupc_o%d = *__mupc_q%d; *__mupc_q%d = %s; %s%d; })", ts,
+                      n, lv, ts, n, n, n, nv, post ? "__mupc_o" : "*__mupc_q", n);
+        free(lv);
+        free(old);
+        free(nv);
+    }
+    free(ts);
+    return s;
+}
+
+/* ================================================================ */
