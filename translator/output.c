@@ -1,0 +1,211 @@
+/* SPDX-License-Identifier: MIT */
+/* output.c -- step 5 of mupc-translate (see main.c): the prologue that
+ * includes the runtime's headers, the user's system headers re-included,
+ * and the assembled output. */
+#define _GNU_SOURCE /* memmem */
+#include "translate.h"
+#include "prelex.h"
+#include "regions.h"
+#include "rewrite.h"
+#include "text.h"
+
+#include <clang-c/Index.h>
+#include <ctype.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+/* ---- 5. output ---- */
+
+static const char prologue[] =
+    "/* the runtime's C layer: UPC's library names over mupc.h */\n#define MUPC_TRANSLATED_UPC 1\n#include <mupc_upc.h>\n#include <upc_types.h>\n#include <stddef.h>\n#include <stdio.h>\n"
+    "/* THREADS, MYTHREAD and the inline-access window are set once by the\n"
+    " * runtime before main and never change: read-only views of the same\n"
+    " * symbols let the compiler keep them in registers across the runtime's\n"
+    " * calls (a loop with a remote path would reload them every iteration) */\n"
+    "extern const int __mupc_ro_threads __asm__(\"mupc_threads\");\n"
+    "extern const int __mupc_ro_mythread __asm__(\"mupc_mythread\");\n"
+    "extern char *const __mupc_ro_local_base __asm__(\"mupc_local_base\");\n"
+    "extern const uint64_t __mupc_ro_local_low __asm__(\"mupc_local_low\");\n"
+    "extern const uint64_t __mupc_ro_local_span __asm__(\"mupc_local_span\");\n"
+    "extern const uint32_t __mupc_ro_local_thread __asm__(\"mupc_local_thread\");\n"
+    "extern const uint64_t __mupc_ro_threads_magic __asm__(\"mupc_threads_magic\");\n"
+    "#define mupc_threads __mupc_ro_threads\n"
+    "#define mupc_mythread __mupc_ro_mythread\n"
+    "#define mupc_local_base __mupc_ro_local_base\n"
+    "#define mupc_local_low __mupc_ro_local_low\n"
+    "#define mupc_local_span __mupc_ro_local_span\n"
+    "#define mupc_local_thread __mupc_ro_local_thread\n"
+    "#define mupc_threads_magic __mupc_ro_threads_magic\n"
+    "/* upc_forall nesting: an inner upc_forall runs every iteration (UPC 1.3 §6.6.2) */\n"
+    "__attribute__((weak)) int mupc_xlate_forall_depth;\n"
+    "static inline int __mupc_forall_enter(void) { return ++mupc_xlate_forall_depth; }\n"
+    "static inline void __mupc_forall_leave(int *depth) { (void)depth; --mupc_xlate_forall_depth; }\n"
+    "static inline int __mupc_affinity(long long i)\n"
+    "{ long long t = mupc_threads; return (int)(((i % t) + t) % t) == mupc_mythread; }\n"
+    "/* a relaxed access that may be a plain load or store (mupc.h) */\n"
+    "/* GASP_UPC_FORALL and GASP_C_FUNC (mupc-translate --gasp): the end event\n"
+    " * from a cleanup, so a return or break out of the statement raises it too */\n"
+    "struct __mupc_site { const char *name, *file; int line; };\n"
+    "static inline struct __mupc_site __mupc_func_enter(struct __mupc_site s)\n"
+    "{ mupc_func_start(s.name, s.file, s.line); return s; }\n"
+    "static inline void __mupc_func_leave(struct __mupc_site *s) { mupc_func_end(s->name, s->file, s->line); }\n"
+    "static inline struct __mupc_site __mupc_forall_gasp_enter(struct __mupc_site s)\n"
+    "{ mupc_forall_start(s.file, s.line); return s; }\n"
+    "static inline void __mupc_forall_gasp_leave(struct __mupc_site *s) { mupc_forall_end(s->file, s->line); }\n"
+    "static inline __attribute__((always_inline)) int __mupc_local(mupc_ptr_t p, size_t n)\n"
+    "{ return __builtin_expect(p.thread == mupc_local_thread &&\n"
+    "                          p.addr - mupc_local_low <= mupc_local_span - n, 1); }\n"
+    "/* element i of a shared array whose element 0 is base (thread 0, phase 0):\n"
+    " * mupc_ptr_index inline, dividing by THREADS with a multiplication (exact\n"
+    " * below 2^32 blocks; beyond, off by at most one, and such an element lies\n"
+    " * outside every segment, which the runtime's range check reports) */\n"
+    "static inline __attribute__((always_inline)) size_t __mupc_div_threads(size_t n)\n"
+    "{ return mupc_threads == 1 ? n : (size_t)(((unsigned __int128)n * mupc_threads_magic) >> 64); }\n"
+    "static inline __attribute__((always_inline)) mupc_ptr_t\n"
+    "__mupc_index(mupc_ptr_t base, ptrdiff_t i, size_t elem, size_t block)\n"
+    "{ if (i < 0) return mupc_ptr_add(base, i, elem, block);\n"
+    "  if (!block) { base.addr += (size_t)i * elem; return base; }\n"
+    "  size_t blk = (size_t)i / block, phase = (size_t)i % block, row = __mupc_div_threads(blk);\n"
+    "  base.thread = (uint32_t)(blk - row * (size_t)mupc_threads);\n"
+    "  base.addr += (row * block + phase) * elem; base.phase = (uint32_t)phase; return base; }\n"
+    "/* element X * THREADS + MYTHREAD of a cyclic array: this thread's X-th */\n"
+    "static inline __attribute__((always_inline)) mupc_ptr_t\n"
+    "__mupc_index_own(mupc_ptr_t base, ptrdiff_t x, size_t elem)\n"
+    "{ if (x < 0) return mupc_ptr_add(base, x * mupc_threads + mupc_mythread, elem, 1);\n"
+    "  base.addr += (size_t)x * elem; base.thread = (uint32_t)mupc_mythread; base.phase = 0; return base; }\n"
+    "/* a pointer-to-shared converted to an integer: its thread above bit 40,\n"
+    " * its byte offset in that thread's segment below (page-aligned, so the\n"
+    " * low bits keep the address's alignment); null gives 0; the phase is not\n"
+    " * part of it, as it is not part of pointer equality */\n"
+    "static inline uint64_t __mupc_ptr_bits(mupc_ptr_t p)\n"
+    "{ return ((uint64_t)p.thread << 40) | p.addr; }\n"
+    "static inline mupc_ptr_t __mupc_member(mupc_ptr_t p, size_t offset)\n"
+    "{ p.addr += offset; p.phase = 0; return p; }\n";
+
+/* Remove the address-space attributes the prelexer wrote (what is left of
+ * them qualifies types whose objects were rewritten, e.g. typedefs). */
+static void strip_spaces(strbuf_t *out, const char *s, size_t n)
+{
+    static const char attr[] = " __attribute__((address_space(";
+    for (size_t i = 0; i < n;) {
+        if (n - i >= sizeof attr - 1 && !memcmp(s + i, attr, sizeof attr - 1)) {
+            const char *close = strstr(s + i, "))) ");
+            if (close && (size_t)(close - s) < n) {
+                i = (size_t)(close - s) + 4;
+                continue;
+            }
+        }
+        sb_add(out, s + i, 1);
+        i++;
+    }
+}
+
+/* How the output names a system header the user included: by its name in
+ * the system include directories (<stdio.h>, <sys/types.h>), so that the
+ * C compiler finds its own copy (clang's built-in headers are not gcc's);
+ * by its path when it lies elsewhere. */
+static char *system_include(const char *path)
+{
+    const char *name = NULL, *p;
+    char *mpi_dirs = xstrdup(MUPC_MPI_INCLUDE_DIRS);
+    for (char *save = NULL, *d = strtok_r(mpi_dirs, ":", &save); d && !name; d = strtok_r(NULL, ":", &save))
+        if (!strncmp(path, d, strlen(d)) && path[strlen(d)] == '/')
+            name = path + strlen(d) + 1; /* <mpi.h>, found again by mpicc */
+    free(mpi_dirs);
+    if (name)
+        ;
+    else if ((p = strstr(path, "/lib/clang/")) && (p = strstr(p, "/include/")))
+        name = p + 9;
+    else if (!strncmp(path, "/usr/local/include/", 19))
+        name = path + 19;
+    else if (!strncmp(path, "/usr/include/", 13)) {
+        name = path + 13;
+        const char *slash = strchr(name, '/');
+        if (slash && memmem(name, (size_t)(slash - name), "-linux-", 7))
+            name = slash + 1; /* the multiarch directory */
+    }
+    return name ? xasprintf("<%s>", name) : xasprintf("\"%s\"", path);
+}
+
+/* The UPC library headers: the prologue includes the runtime's, as the
+ * prelude declares them all at translation time (programs written for
+ * Berkeley UPC use upc_handle_t or upc_all_broadcast with <upc.h> alone),
+ * except one the program has a header of its own for (a reference
+ * implementation of the collectives defines upc_all_broadcast in its own
+ * upc_collective.h, which the runtime's would make a macro). */
+static const char *const upc_libraries[] = {
+    "upc_collective.h", "upc_nb.h", "upc_atomic.h", "upc_castable.h", "upc_io.h", "upc_tick.h",
+};
+
+static const char *base_name(const char *path)
+{
+    const char *slash = strrchr(path, '/');
+    return slash ? slash + 1 : path;
+}
+
+static void include_upc_libraries(strbuf_t *out, const regions_t *r)
+{
+    for (size_t i = 0; i < sizeof upc_libraries / sizeof *upc_libraries; i++) {
+        int own = 0;
+        for (size_t j = 0; j < r->n && !own; j++)
+            own = r->v[j].kind == REGION_USER && !strcmp(base_name(r->v[j].file), upc_libraries[i]);
+        if (!own)
+            sb_printf(out, "#include <%s>\n", upc_libraries[i]);
+    }
+}
+
+/* The prelude headers whose real counterparts the prologue leaves out:
+ * the output includes them where the program does, so that a program
+ * that does not include them keeps their names to itself. */
+static const char *const prelude_libraries[] = {"bupc_extensions.h", "bupc_collectivev.h"};
+
+static const char *prelude_library(const char *path)
+{
+    const char *slash = strrchr(path, '/'), *name = slash ? slash + 1 : path;
+    for (size_t i = 0; i < sizeof prelude_libraries / sizeof *prelude_libraries; i++)
+        if (!strcmp(name, prelude_libraries[i]))
+            return name;
+    return NULL;
+}
+
+char *assemble(const char *text, const regions_t *r, const options_t *o)
+{
+    strbuf_t out;
+    sb_init(&out);
+    sb_printf(&out, "/* Translated from %s by mupc-translate (libmupc); do not edit. */\n", o->input);
+    sb_puts(&out, prologue);
+    include_upc_libraries(&out, r);
+    if (o->implicit_bupc)
+        sb_puts(&out, "#include <bupc_extensions.h>\n");
+    if (o->implicit_assert)
+        sb_puts(&out, "#include <assert.h>\n");
+    if (o->static_threads) /* the runtime refuses a job of another size */
+        sb_printf(&out, "__attribute__((constructor)) static void __mupc_static_threads(void)\n"
+                        "{ mupc_static_threads(%d, \"%s\"); }\n",
+                  o->static_threads, o->input);
+    int hybrid = 0;
+    for (size_t i = 0; i < r->n; i++) {
+        const region_t *g = &r->v[i];
+        if (g->system_entry) {
+            char *inc = system_include(g->file);
+            sb_printf(&out, "#include %s\n", inc);
+            /* the program calls MPI (runtime/hybrid.c), however it names mpi.h */
+            const char *base = strrchr(g->file, '/');
+            if (!strcmp(base ? base + 1 : g->file, "mpi.h") && !hybrid++)
+                sb_puts(&out, "__attribute__((constructor)) static void __mupc_mpi_hybrid(void) "
+                              "{ mupc_mpi_hybrid(); }\n");
+            free(inc);
+        }
+        if (g->prelude_entry && prelude_library(g->file))
+            sb_printf(&out, "#include <%s>\n", prelude_library(g->file));
+        if (!g->translated || g->end <= g->start)
+            continue;
+        sb_printf(&out, "#line %d \"%s\"\n", g->line, g->file);
+        strip_spaces(&out, text + g->start, g->end - g->start);
+    }
+    return sb_take(&out);
+}

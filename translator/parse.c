@@ -1,0 +1,376 @@
+/* SPDX-License-Identifier: MIT */
+/* parse.c -- steps 1 to 3 of mupc-translate (see main.c): clang -E with the
+ * prelude, the prelexer's checks, libclang's parse with casts for
+ * conversions from shared void * and a second parse, its diagnostics. */
+#define _GNU_SOURCE /* memmem */
+#include "translate.h"
+#include "prelex.h"
+#include "regions.h"
+#include "rewrite.h"
+#include "text.h"
+
+#include <clang-c/Index.h>
+#include <ctype.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+/* ---- 1. preprocessing ---- */
+
+static char *run_capture(char **argv, size_t *len)
+{
+    int fd[2];
+    if (pipe(fd) != 0) {
+        perror("mupc-translate: pipe");
+        exit(1);
+    }
+    pid_t pid = fork();
+    if (pid == 0) {
+        dup2(fd[1], 1);
+        close(fd[0]);
+        close(fd[1]);
+        execvp(argv[0], argv);
+        fprintf(stderr, "mupc-translate: cannot run %s: %s\n", argv[0], strerror(errno));
+        _exit(127);
+    }
+    close(fd[1]);
+    strbuf_t out;
+    sb_init(&out);
+    char buf[65536];
+    ssize_t n;
+    while ((n = read(fd[0], buf, sizeof buf)) > 0)
+        sb_add(&out, buf, (size_t)n);
+    close(fd[0]);
+    int status;
+    waitpid(pid, &status, 0);
+    if (!WIFEXITED(status) || WEXITSTATUS(status) != 0)
+        exit(1); /* clang said why, file:line first */
+    *len = out.len;
+    return sb_take(&out);
+}
+
+char *preprocess(const options_t *o, size_t *len)
+{
+    char **argv = xmalloc((size_t)(o->ncpp + 24 + 2 * strlen(MUPC_MPI_INCLUDE_DIRS)) * sizeof *argv);
+    int n = 0;
+    char *threads = o->static_threads ? xasprintf("-D__MUPC_STATIC_THREADS=%d", o->static_threads) : NULL;
+    char *prelude_h = xasprintf("%s/mupc_xlate.h", o->prelude);
+    char *bupc_h = xasprintf("%s/bupc_extensions.h", o->prelude);
+    argv[n++] = (char *)o->clang;
+    argv[n++] = "-E";
+    argv[n++] = "-x";
+    argv[n++] = "c";
+    argv[n++] = "-std=gnu17";
+    /* the program's own -I directories first, as a C compiler searches
+     * them: a program's header named like a library header (a reference
+     * implementation's upc_collective.h) is the program's */
+    for (int i = 0; i < o->ncpp; i++)
+        if (!strncmp(o->cpp[i], "-I", 2)) {
+            argv[n++] = (char *)o->cpp[i];
+            if (!o->cpp[i][2])
+                argv[n++] = (char *)o->cpp[++i];
+        }
+    argv[n++] = "-I";
+    argv[n++] = (char *)o->prelude;
+    argv[n++] = "-idirafter";
+    argv[n++] = (char *)o->runtime_include;
+    char *mpi_dirs = xstrdup(MUPC_MPI_INCLUDE_DIRS);
+    for (char *save = NULL, *d = strtok_r(mpi_dirs, ":", &save); d; d = strtok_r(NULL, ":", &save)) {
+        argv[n++] = "-idirafter";
+        argv[n++] = d;
+    }
+    if (threads)
+        argv[n++] = threads;
+    argv[n++] = "-include";
+    argv[n++] = prelude_h;
+    if (o->implicit_bupc) {
+        argv[n++] = "-include";
+        argv[n++] = bupc_h;
+    }
+    for (int i = 0; i < o->ncpp; i++) {
+        if (!strncmp(o->cpp[i], "-I", 2)) { /* given above */
+            i += !o->cpp[i][2];
+            continue;
+        }
+        argv[n++] = (char *)o->cpp[i];
+    }
+    argv[n++] = (char *)o->input;
+    argv[n] = NULL;
+    char *text = run_capture(argv, len);
+    free(argv);
+    free(mpi_dirs);
+    free(threads);
+    free(prelude_h);
+    free(bupc_h);
+    return text;
+}
+
+/* Every numbered layout's block size, for clang to evaluate (checked in
+ * rewrite_decl.c against UPC_MAX_BLOCK_SIZE); valid C, so it stays. */
+void append_block_sizes(const prelex_t *p, char **text)
+{
+    strbuf_t b;
+    sb_init(&b);
+    sb_puts(&b, *text);
+    for (size_t i = 1; i < p->nlayouts; i++)
+        if (p->layouts[i].kind == BLOCK_NUMBER)
+            sb_printf(&b, "enum { __mupc_block_%zu = (%s) };", LAYOUT_BASE + i, p->layouts[i].block);
+    free(*text);
+    *text = sb_take(&b);
+}
+
+/* clang's words for UPC constraint violations it finds first. */
+static const char *upc_words(const char *msg)
+{
+    static const struct { const char *clang, *upc; } map[] = {
+        {"automatic variable qualified with an address space",
+         "a shared automatic variable: shared objects must have static storage duration; declare it "
+         "at file scope or static (UPC 1.3 §6.5.1.1)"},
+        {"field may not be qualified with an address space",
+         "a structure member cannot be shared-qualified; make the whole structure shared (UPC 1.3 "
+         "§6.5.1.1)"},
+        {"parameter may not be qualified with an address space",
+         "a function parameter cannot be shared-qualified; pass a pointer-to-shared"},
+        {"multiple address spaces specified for type",
+         "two layout qualifiers on one type (a block size given twice, perhaps through a typedef): a "
+         "shared type has one block size (UPC 1.3 §6.5.1.1)"},
+        {"function type may not be qualified with an address space",
+         "a function cannot return a shared-qualified type; return a pointer-to-shared"},
+        {"return type cannot be qualified with address space",
+         "a function cannot return a shared-qualified type; return a pointer-to-shared"},
+    };
+    for (size_t i = 0; i < sizeof map / sizeof map[0]; i++)
+        if (strstr(msg, map[i].clang))
+            return map[i].upc;
+    return msg;
+}
+
+/* ---- 3. parsing, with casts for conversions from shared void * ---- */
+
+CXTranslationUnit parse(CXIndex index, const char *name, const char *text, size_t len)
+{
+    struct CXUnsavedFile file = {name, text, (unsigned long)len};
+    /* no error limit: each implicit conversion from shared void * is an
+     * error clang reports and diagnose() turns into a cast, so a file with
+     * twenty of them would otherwise stop clang before the rest */
+    const char *args[] = {"-x", "c", "-std=gnu17", "-Wno-everything", "-ferror-limit=0",
+                          /* seen by uses_undeclared, left to the C compiler otherwise */
+                          "-Wimplicit-function-declaration", "-Wno-error=implicit-function-declaration"};
+    CXTranslationUnit tu = NULL;
+    if (clang_parseTranslationUnit2(index, name, args, sizeof args / sizeof *args, &file, 1,
+                                    CXTranslationUnit_None, &tu) !=
+        CXError_Success) {
+        fprintf(stderr, "mupc-translate: libclang could not parse the translation of %s\n", name);
+        exit(1);
+    }
+    return tu;
+}
+
+/* Berkeley UPC declares its bupc_ extensions in <upc.h>.  libmupc keeps
+ * them behind <bupc_extensions.h>, so that a program's own fallback
+ * definitions of those names stand, and translates again with the header
+ * for a program that uses one it never declared.  Its <upc.h> also brings
+ * assert: a program that calls it undeclared gets <assert.h> in the output
+ * (*assert_used; the parse takes it as a function and needs nothing). */
+int uses_undeclared(CXTranslationUnit tu, int *assert_used)
+{
+    static const char *const forms[] = {"undeclared identifier '", "unknown type name '",
+                                        "undeclared function '", "implicit declaration of function '"};
+    int found = 0;
+    unsigned n = clang_getNumDiagnostics(tu);
+    for (unsigned i = 0; i < n; i++) {
+        CXDiagnostic d = clang_getDiagnostic(tu, i);
+        CXString msg_s = clang_getDiagnosticSpelling(d);
+        const char *msg = clang_getCString(msg_s);
+        for (size_t f = 0; f < sizeof forms / sizeof *forms && !found; f++) {
+            const char *at = strstr(msg, forms[f]);
+            at = at ? at + strlen(forms[f]) : NULL;
+            found |= at && (!strncmp(at, "bupc_", 5) || !strncmp(at, "BUPC_", 5));
+            if (at && f >= 2 && !strncmp(at, "assert'", 7))
+                *assert_used = 1; /* Berkeley UPC's headers bring <assert.h> */
+        }
+        clang_disposeString(msg_s);
+        clang_disposeDiagnostic(d);
+    }
+    return found;
+}
+
+/* The destination type quoted in an address-space diagnostic. */
+static char *destination_type(const char *msg)
+{
+    const char *q1 = strchr(msg, '\''), *q2 = q1 ? strchr(q1 + 1, '\'') : NULL;
+    const char *q3 = q2 ? strchr(q2 + 1, '\'') : NULL, *q4 = q3 ? strchr(q3 + 1, '\'') : NULL;
+    if (!q4)
+        return NULL;
+    /* clang 19: "initializing 'DEST' with an expression of type 'SRC'";
+     * "assigning / passing / returning / converting 'SRC' to ... 'DEST'" */
+    int dest_first = !strncmp(msg, "initializing", 12);
+    return dest_first ? xstrndup(q1 + 1, (size_t)(q2 - q1 - 1)) : xstrndup(q3 + 1, (size_t)(q4 - q3 - 1));
+}
+
+/* The address space named in the i-th (0 or 1) quoted type of msg, or 0. */
+static unsigned quoted_space(const char *msg, int i)
+{
+    const char *q = msg;
+    for (int k = 0; k <= 2 * i; k++)
+        if (!(q = strchr(q, '\'')) || !*++q)
+            return 0;
+    const char *end = strchr(q, '\''), *a = strstr(q, "address_space(");
+    return a && end && a < end ? (unsigned)strtoul(a + 14, NULL, 10) : 0;
+}
+
+/* A conversion clang reported between two of our address spaces that
+ * changes the block size: pointers-to-shared with different block sizes
+ * point to incompatible types, and C's constraints on assignment want a
+ * cast (UPC 1.3 §6.4.3, C99 §6.5.16.1); refused, as Berkeley UPC refuses
+ * it.  Conversions to or from shared void * are implicit in UPC; block
+ * sizes that are not plain numbers are not compared.  Returns 1 when it
+ * reported the error. */
+static int refuse_block_change(const prelex_t *p, const char *msg, const char *file, int line, int column)
+{
+    int dest_first = !strncmp(msg, "initializing", 12); /* see destination_type */
+    const layout_t *a = prelex_layout(p, quoted_space(msg, dest_first)),
+                   *b = prelex_layout(p, quoted_space(msg, !dest_first));
+    /* to shared [] T *: also how &s[i].member must be typed (UPC 1.3 §6.4.4),
+     * which clang types with the structure's block size */
+    if (!a || !b || strstr(msg, " void *'") || a->kind == BLOCK_STAR || b->kind == BLOCK_STAR ||
+        b->kind == BLOCK_INDEFINITE)
+        return 0;
+    char *end_a, *end_b;
+    long long na = a->kind == BLOCK_INDEFINITE ? 0 : strtoll(a->block, &end_a, 0);
+    long long nb = b->kind == BLOCK_INDEFINITE ? 0 : strtoll(b->block, &end_b, 0);
+    if ((a->kind == BLOCK_NUMBER && *end_a) || (b->kind == BLOCK_NUMBER && *end_b) || na == nb)
+        return 0;
+    fprintf(stderr, "%s:%d:%d: error: implicit conversion from a pointer-to-shared of block "
+            "size %lld to block size %lld: the pointed-to types are incompatible (UPC 1.3 §6.4.3); "
+            "write a cast if it is meant (the result has phase 0), or convert through "
+            "shared void *\n", file, line, column, na, nb);
+    return 1;
+}
+
+static size_t location_offset(CXSourceLocation loc)
+{
+    CXFile f;
+    unsigned line, col, off;
+    clang_getFileLocation(loc, &f, &line, &col, &off);
+    return off;
+}
+
+static void shift_marks(marked_t *v, size_t n, size_t at, ptrdiff_t by)
+{
+    for (size_t i = 0; i < n; i++)
+        if (v[i].offset >= at)
+            v[i].offset = (size_t)((ptrdiff_t)v[i].offset + by);
+}
+
+/* Apply fix to *text; every mark at or after an insertion, or after a
+ * replacement (array parameters), moves by the change in length. */
+void apply_fix(edits_t *fix, char **text, size_t *len, prelex_t *p)
+{
+    char *fixed = edits_apply(fix, *text, *len); /* sorts fix by offset */
+    /* from the last edit back, so each compares original offsets */
+    for (size_t i = fix->n; i-- > 0;) {
+        size_t at = fix->v[i].end;
+        ptrdiff_t by = (ptrdiff_t)strlen(fix->v[i].text) - (ptrdiff_t)(fix->v[i].end - fix->v[i].start);
+        shift_marks(p->sizeofs, p->nsizeofs, at, by);
+        shift_marks(p->pragmas, p->npragmas, at, by);
+        for (size_t k = 0; k < p->nlayouts; k++)
+            if (p->layouts[k].offset >= at)
+                p->layouts[k].offset = (size_t)((ptrdiff_t)p->layouts[k].offset + by);
+    }
+    free(*text);
+    *text = fixed;
+    *len = strlen(fixed);
+}
+
+/* `void f(shared int a[])`: C adjusts an array parameter to a pointer
+ * (C99 §6.7.5.3), here a pointer-to-shared, but clang objects to the
+ * address space on the array before adjusting it.  If the parameter named
+ * at `at` is an array, write it as that pointer, `(*a)` (`(*a)[N]` for
+ * `a[][N]`), and return 1; a shared scalar parameter stays an error. */
+static int array_parameter(const char *text, size_t len, size_t at, edits_t *fix)
+{
+    size_t p = at;
+    while (p < len && (isalnum((unsigned char)text[p]) || text[p] == '_'))
+        p++;
+    size_t name_end = p;
+    while (p < len && (text[p] == ' ' || text[p] == '\t'))
+        p++;
+    if (name_end == at || p >= len || text[p] != '[')
+        return 0;
+    size_t close = p;
+    while (close < len && text[close] != ']')
+        close++;
+    if (close >= len)
+        return 0;
+    edits_add(fix, at, at, xstrdup("(*"));
+    edits_add(fix, name_end, close + 1, xstrdup(")"));
+    return 1;
+}
+
+/* Print clang's errors at the user's positions; insert the casts that
+ * UPC's implicit conversions need into *text.  Returns the number of other
+ * errors, and sets *casts to the number of casts inserted. */
+int diagnose(CXTranslationUnit tu, char **text, size_t *len, const regions_t *r, prelex_t *p,
+             int *casts)
+{
+    int errors = 0;
+    edits_t fix = {0};
+    unsigned n = clang_getNumDiagnostics(tu);
+    for (unsigned i = 0; i < n; i++) {
+        CXDiagnostic d = clang_getDiagnostic(tu, i);
+        enum CXDiagnosticSeverity sev = clang_getDiagnosticSeverity(d);
+        CXString msg_s = clang_getDiagnosticSpelling(d);
+        const char *msg = clang_getCString(msg_s);
+        size_t at = location_offset(clang_getDiagnosticLocation(d));
+        char *dest = strstr(msg, "changes address space of pointer") ? destination_type(msg) : NULL;
+        if (strstr(msg, "parameter may not be qualified with an address space") &&
+            array_parameter(*text, *len, at, &fix)) {
+            clang_disposeString(msg_s);
+            clang_disposeDiagnostic(d);
+            continue;
+        }
+        if (dest && getenv("MUPC_XLATE_DEBUG"))
+            fprintf(stderr, "mupc-translate: cast to '%s' at offset %zu: %s\n", dest, at, msg);
+        if (dest && clang_getDiagnosticNumRanges(d) > 0) {
+            const char *file = "<translation>";
+            int line = 0, column = 0;
+            regions_where(r, *text, at, &file, &line, &column);
+            errors += refuse_block_change(p, msg, file, line, column);
+            if (!strstr(dest, "address_space(") && strstr(msg, "address_space("))
+                fprintf(stderr, "%s:%d:%d: warning: implicit conversion from a pointer-to-shared to "
+                        "a local pointer; write a cast, (T *)p, which is valid only when the data has "
+                        "affinity to this thread or a castable one (UPC 1.3 §6.4.3)\n",
+                        file, line, column);
+            CXSourceRange range = clang_getDiagnosticRange(d, clang_getDiagnosticNumRanges(d) - 1);
+            size_t s = location_offset(clang_getRangeStart(range)), e = location_offset(clang_getRangeEnd(range));
+            edits_add(&fix, s, s, xasprintf("(%s)(", dest));
+            edits_add(&fix, e, e, xstrdup(")"));
+            free(dest);
+        } else if (sev >= CXDiagnostic_Error && strstr(msg, " parameter of 'main'")) {
+            /* C99 §5.1.2.2.1 leaves other forms of main to the
+             * implementation; gcc warns, and so do we */
+            const char *file = "<translation>";
+            int line = 0, column = 0;
+            regions_where(r, *text, at, &file, &line, &column);
+            fprintf(stderr, "%s:%d:%d: warning: %s\n", file, line, column, msg);
+        } else if (dest || sev >= CXDiagnostic_Error) {
+            const char *file = "<translation>";
+            int line = 0, column = 0;
+            regions_where(r, *text, at, &file, &line, &column);
+            fprintf(stderr, "%s:%d:%d: error: %s\n", file, line, column, upc_words(msg));
+            errors++;
+            free(dest);
+        }
+        clang_disposeString(msg_s);
+        clang_disposeDiagnostic(d);
+    }
+    *casts = (int)fix.n / 2;
+    if (fix.n && !errors)
+        apply_fix(&fix, text, len, p);
+    edits_free(&fix);
+    return errors;
+}
