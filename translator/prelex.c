@@ -1,5 +1,10 @@
 /* SPDX-License-Identifier: MIT */
-/* prelex.c -- the token pass from UPC to parseable C (see prelex.h). */
+/* prelex.c -- the token pass from UPC to parseable C (see prelex.h): its
+ * state, statements (upc_barrier, upc_forall, pragmas), identifiers,
+ * punctuation and the prelex_* entry points.  The lexer is in
+ * prelex_lex.c, the declaration scans in prelex_scan.c; the three share
+ * prelex_internal.h. */
+#include "prelex_internal.h"
 #include "prelex.h"
 #include "text.h"
 
@@ -8,122 +13,13 @@
 #include <stdlib.h>
 #include <string.h>
 
-typedef enum { TOK_END, TOK_SPACE, TOK_ID, TOK_NUMBER, TOK_STRING, TOK_PUNCT, TOK_DIRECTIVE } tok_kind_t;
-
-typedef struct tok {
-    tok_kind_t kind;
-    size_t start, end;
-} tok_t;
-
-typedef struct lexer {
-    const char *text;
-    size_t len, pos;
-    int at_line_start;
-} lexer_t;
-
-static tok_t lex(lexer_t *x)
-{
-    const char *t = x->text;
-    size_t p = x->pos, n = x->len;
-    tok_t k = {TOK_END, p, p};
-    if (p >= n)
-        return k;
-    char c = t[p];
-    if (c == '#' && x->at_line_start) { /* a directive: the whole line */
-        while (p < n && t[p] != '\n')
-            p++;
-        k.kind = TOK_DIRECTIVE;
-    } else if (isspace((unsigned char)c)) {
-        while (p < n && isspace((unsigned char)t[p]))
-            p++;
-        k.kind = TOK_SPACE;
-    } else if (isalpha((unsigned char)c) || c == '_' || c == '$') {
-        while (p < n && (isalnum((unsigned char)t[p]) || t[p] == '_' || t[p] == '$'))
-            p++;
-        k.kind = TOK_ID;
-    } else if (isdigit((unsigned char)c) || (c == '.' && p + 1 < n && isdigit((unsigned char)t[p + 1]))) {
-        while (p < n && (isalnum((unsigned char)t[p]) || t[p] == '.' || t[p] == '_' ||
-                         ((t[p] == '+' || t[p] == '-') && strchr("eEpP", t[p - 1]))))
-            p++;
-        k.kind = TOK_NUMBER;
-    } else if (c == '"' || c == '\'') {
-        for (p++; p < n && t[p] != c && t[p] != '\n'; p++)
-            if (t[p] == '\\')
-                p++;
-        p = p < n ? p + 1 : n;
-        k.kind = TOK_STRING;
-    } else {
-        p++;
-        k.kind = TOK_PUNCT;
-    }
-    k.end = p;
-    if (k.kind == TOK_SPACE)
-        x->at_line_start = memchr(t + k.start, '\n', p - k.start) != NULL || x->at_line_start;
-    else
-        x->at_line_start = 0;
-    if (k.kind == TOK_DIRECTIVE)
-        x->at_line_start = 0;
-    x->pos = p;
-    return k;
-}
-
-static int tok_is(const lexer_t *x, tok_t k, const char *s)
-{
-    size_t n = strlen(s);
-    return k.end - k.start == n && !memcmp(x->text + k.start, s, n);
-}
-
-/* The next token that is not white space, without consuming it. */
-static tok_t peek(lexer_t *x)
-{
-    lexer_t copy = *x;
-    tok_t k;
-    do
-        k = lex(&copy);
-    while (k.kind == TOK_SPACE);
-    return k;
-}
-
-/* Only the newlines of [start, end): what a removed stretch leaves behind. */
-static void add_newlines(strbuf_t *out, const char *text, size_t start, size_t end)
-{
-    for (size_t i = start; i < end; i++)
-        if (text[i] == '\n')
-            sb_add(out, "\n", 1);
-}
-
-/* ---- the pass's state ---- */
-
-typedef struct state {
-    prelex_t *p;
-    lexer_t x;
-    const regions_t *regions;
-    strbuf_t out;
-    int depth;              /* braces */
-    int strict[256];        /* strictness in effect at each depth */
-    int begun[256];         /* a declaration or statement seen at each depth */
-    size_t *threads_at;     /* input offsets of mupc_threads tokens to write as 1 */
-    size_t nthreads_at;
-    int forall;             /* inside a upc_forall header: its paren depth + 1 */
-    int forall_semis;
-    size_t scanned_to; /* the end of the last declaration scanned for THREADS */
-    int in_typedef;    /* a file-scope typedef declaration is being read */
-    int in_extern;     /* an extern or static declaration is being read (at any depth) */
-    char **shared_typedefs; /* names of file-scope typedefs of shared types */
-    size_t nshared_typedefs;
-    int parens;        /* parenthesis depth */
-    int type_operand;  /* a upc_*sizeof(type-name) closes at this depth + 1 */
-    int local_type;    /* that operand is upc_localsizeof's (dynamic THREADS) */
-    int affinity;      /* a upc_forall's affinity expression closes at this depth */
-} state_t;
-
 /* Whether the word starting a parenthesized operand makes it a type name
  * (typedef names are not told apart: they are taken as expressions). */
 static const char *const type_words[] = {"shared", "strict", "relaxed", "void", "char", "short", "int",
                                          "long", "float", "double", "signed", "unsigned", "_Bool",
                                          "struct", "union", "enum", "const", "volatile", NULL};
 
-static int starts_type_name(const lexer_t *x, tok_t k)
+int starts_type_name(const lexer_t *x, tok_t k)
 {
     for (int i = 0; type_words[i]; i++)
         if (tok_is(x, k, type_words[i]))
@@ -131,7 +27,7 @@ static int starts_type_name(const lexer_t *x, tok_t k)
     return 0;
 }
 
-static int starts_type_name_word(const char *w)
+int starts_type_name_word(const char *w)
 {
     for (int i = 0; type_words[i]; i++)
         if (!strcmp(w, type_words[i]))
@@ -139,7 +35,7 @@ static int starts_type_name_word(const char *w)
     return 0;
 }
 
-static void error_at(state_t *s, size_t offset, char *message)
+void error_at(state_t *s, size_t offset, char *message)
 {
     prelex_t *p = s->p;
     p->errors = xrealloc(p->errors, (p->nerrors + 1) * sizeof *p->errors);
@@ -159,8 +55,8 @@ static void mark(marked_t **v, size_t *n, size_t offset, int value)
     (*v)[(*n)++] = (marked_t){offset, value};
 }
 
-static unsigned layout_index(prelex_t *p, block_kind_t kind, const char *block, access_t access,
-                             size_t offset)
+unsigned layout_index(prelex_t *p, block_kind_t kind, const char *block, access_t access,
+                      size_t offset)
 {
     for (size_t i = 0; i < p->nlayouts; i++) {
         const layout_t *l = &p->layouts[i];
@@ -179,7 +75,7 @@ static void copy(state_t *s, size_t start, size_t end) { sb_add(&s->out, s->x.te
 
 /* The text of a bracketed group starting at the '[' token open; returns the
  * offset after the matching ']'. */
-static size_t bracket_group(state_t *s, tok_t open, size_t *inner_start, size_t *inner_end)
+size_t bracket_group(state_t *s, tok_t open, size_t *inner_start, size_t *inner_end)
 {
     lexer_t *x = &s->x;
     int level = 1;
@@ -193,208 +89,6 @@ static size_t bracket_group(state_t *s, tok_t open, size_t *inner_start, size_t 
     }
     *inner_end = k.start;
     return k.end;
-}
-
-static char *trimmed(const char *text, size_t start, size_t end)
-{
-    while (start < end && isspace((unsigned char)text[start]))
-        start++;
-    while (end > start && isspace((unsigned char)text[end - 1]))
-        end--;
-    return xstrndup(text + start, end - start);
-}
-
-/* THREADS at k stands alone in its dimension or is multiplied by a
- * constant: no operator but '*' (and parentheses) in its brackets. */
-static int threads_multiplied(const lexer_t *at, tok_t k)
-{
-    size_t open = k.start, close = k.end;
-    int level = 0;
-    while (open > 0 && !(at->text[open - 1] == '[' && level == 0)) {
-        open--;
-        level += at->text[open] == ']' ? 1 : at->text[open] == '[' ? -1 : 0;
-    }
-    for (level = 0; close < at->len && !(at->text[close] == ']' && level == 0); close++)
-        level += at->text[close] == '[' ? 1 : at->text[close] == ']' ? -1 : 0;
-    int depth = 0; /* of THREADS, in parentheses within the brackets */
-    for (size_t i = open; i < k.start; i++)
-        depth += at->text[i] == '(' ? 1 : at->text[i] == ')' ? -1 : 0;
-    int here = 0;
-    for (size_t i = open; i < close; i++) {
-        here += at->text[i] == '(' ? 1 : at->text[i] == ')' ? -1 : 0;
-        if (here <= depth && strchr("+-/%<>&|^?:,", at->text[i]))
-            return 0;
-    }
-    return 1;
-}
-
-/* A file-scope typedef of a shared type declares `name` (NULL, or a
- * keyword when the declarator was not a plain name: nothing). */
-static void remember_shared_typedef(state_t *s, const char *name)
-{
-    if (!name || starts_type_name_word(name))
-        return;
-    s->shared_typedefs = xrealloc(s->shared_typedefs, (s->nshared_typedefs + 1) * sizeof(char *));
-    s->shared_typedefs[s->nshared_typedefs++] = xstrdup(name);
-}
-
-/* After a file-scope `shared` qualifier run: find THREADS in the array
- * dimensions of each declarator up to the ';' (lookahead only; the main
- * loop writes the remembered tokens as 1). */
-static void scan_threads_dims(state_t *s)
-{
-    lexer_t x = s->x;
-    int parens = 0, braces = 0, dim = -1, in_dim = 0, after_init = 0, after_paren = 0;
-    int threads_seen = 0; /* THREADS already found in this declarator */
-    int attribute = 0, attribute_group = 0; /* __attribute__((...)) is no declarator */
-    char *name = NULL;
-    tok_t k;
-    while ((k = lex(&x)).kind != TOK_END) {
-        if (k.kind == TOK_SPACE)
-            continue;
-        if ((tok_is(&x, k, ";") || (tok_is(&x, k, "{") && after_paren)) && parens == 0 && braces == 0) {
-            s->scanned_to = k.end; /* the end of the declaration, or a function's body */
-            if (s->in_typedef && tok_is(&x, k, ";"))
-                remember_shared_typedef(s, name);
-            break;
-        }
-        if (tok_is(&x, k, "(") && parens == 0 && !in_dim)
-            attribute_group = attribute;
-        attribute = tok_is(&x, k, "__attribute__") || tok_is(&x, k, "__attribute");
-        after_paren = tok_is(&x, k, ")") && parens == 1 && !in_dim && !attribute_group;
-        if ((tok_is(&x, k, ";") || tok_is(&x, k, ",")) && parens == 0 && braces == 0 && s->in_typedef)
-            remember_shared_typedef(s, name); /* the name this typedef declares */
-        if (tok_is(&x, k, ")") && !in_dim && parens == 0 && braces == 0) {
-            s->scanned_to = k.end; /* the end of the parameter list the run is in */
-            break;
-        }
-        /* parentheses inside a dimension, `[(4 * THREADS)]`, do not hide it */
-        if (tok_is(&x, k, "(") && !in_dim) parens++;
-        if (tok_is(&x, k, ")") && !in_dim) parens--;
-        if (tok_is(&x, k, "{")) braces++;
-        if (tok_is(&x, k, "}")) braces--;
-        if (parens || braces)
-            continue;
-        if (tok_is(&x, k, ",")) { dim = -1; after_init = 0; threads_seen = 0; free(name); name = NULL; continue; }
-        if (tok_is(&x, k, "=")) after_init = 1;
-        if (after_init)
-            continue;
-        if (tok_is(&x, k, "[")) { in_dim++; if (in_dim == 1) dim++; continue; }
-        if (tok_is(&x, k, "]")) { in_dim--; continue; }
-        if (k.kind != TOK_ID)
-            continue;
-        if (!in_dim && dim < 0 && !starts_type_name(&x, k)) { /* not in a type name's `int [4*THREADS]` */
-            free(name);
-            name = xstrndup(x.text + k.start, k.end - k.start);
-        } else if (in_dim && tok_is(&x, k, "mupc_threads") && name) {
-            if (!threads_multiplied(&x, k))
-                error_at(s, k.start, xasprintf("THREADS in a dimension of '%s' must stand alone or be "
-                                               "multiplied by an integer constant (UPC 1.3 §6.5.2.1)",
-                                               name));
-            if (threads_seen++)
-                error_at(s, k.start, xasprintf("THREADS appears in more than one dimension of '%s' "
-                                               "(UPC 1.3 §6.5.2.1: at most one, in the dynamic "
-                                               "THREADS environment)", name));
-            prelex_t *p = s->p;
-            if (prelex_threads_dim(p, name) < 0) { /* once: `extern` and the definition agree */
-                p->threads_dims = xrealloc(p->threads_dims, (p->nthreads_dims + 1) * sizeof *p->threads_dims);
-                p->threads_dims[p->nthreads_dims++] = (threads_dim_t){xstrdup(name), dim};
-            }
-            s->threads_at = xrealloc(s->threads_at, (s->nthreads_at + 1) * sizeof *s->threads_at);
-            s->threads_at[s->nthreads_at++] = k.start;
-        }
-    }
-    free(name);
-}
-
-static int shared_typedef(const state_t *s, tok_t k);
-
-/* Whether the next identifier, past const / volatile / restrict, names a
- * file-scope typedef of a shared type. */
-static int names_shared_typedef(state_t *s)
-{
-    lexer_t ahead = s->x;
-    for (;;) {
-        tok_t k;
-        while ((k = lex(&ahead)).kind == TOK_SPACE)
-            ;
-        if (k.kind != TOK_ID)
-            return 0;
-        if (!tok_is(&ahead, k, "const") && !tok_is(&ahead, k, "volatile") && !tok_is(&ahead, k, "restrict") &&
-            !tok_is(&ahead, k, "__restrict"))
-            return shared_typedef(s, k);
-    }
-}
-
-/* A run of strict / relaxed / shared [layout] starting at token first. */
-static void qualifier_run(state_t *s, tok_t first)
-{
-    lexer_t *x = &s->x;
-    access_t access = ACCESS_DEFAULT;
-    int both = 0;
-    block_kind_t kind = BLOCK_NUMBER;
-    char *block = xstrdup("1");
-    int shared = 0;
-    size_t newlines_from = first.start;
-    tok_t k = first;
-    int bracket = 0; /* a layout qualifier [B] was written */
-    for (;;) {
-        if (tok_is(x, k, "strict"))
-            both |= access == ACCESS_RELAXED, access = ACCESS_STRICT;
-        else if (tok_is(x, k, "relaxed"))
-            both |= access == ACCESS_STRICT, access = ACCESS_RELAXED;
-        else if (tok_is(x, k, "shared")) {
-            shared = 1;
-            tok_t n = peek(x);
-            if (tok_is(x, n, "[")) {
-                while (lex(x).kind == TOK_SPACE)
-                    ;
-                size_t a, b;
-                bracket_group(s, n, &a, &b);
-                char *given = trimmed(x->text, a, b);
-                if (bracket && strcmp(given, block) != 0)
-                    error_at(s, n.start, xasprintf("two layout qualifiers, [%s] and [%s], on one type: "
-                                                   "a shared type has one block size (UPC 1.3 §6.5.1.1)",
-                                                   block, given));
-                bracket = 1;
-                free(block);
-                block = given;
-                kind = !*block ? BLOCK_INDEFINITE : !strcmp(block, "*") ? BLOCK_STAR : BLOCK_NUMBER;
-            }
-        }
-        tok_t n = peek(x);
-        if (!(tok_is(x, n, "strict") || tok_is(x, n, "relaxed") || tok_is(x, n, "shared")))
-            break;
-        while ((k = lex(x)).kind == TOK_SPACE)
-            ;
-    }
-    add_newlines(&s->out, x->text, newlines_from, x->pos);
-    if (both)
-        error_at(s, first.start, xstrdup("'strict' and 'relaxed' both qualify one type; give one of "
-                                         "them (UPC 1.3 §6.5.1.1)"));
-    int on_typedef = !bracket && names_shared_typedef(s);
-    if (on_typedef && access != ACCESS_DEFAULT) {
-        error_at(s, first.start, xasprintf("'%s' applied to a typedef of a shared type is not "
-                                           "supported yet; write '%s' in the typedef, or declare "
-                                           "with the shared type written out",
-                                           access == ACCESS_STRICT ? "strict" : "relaxed",
-                                           access == ACCESS_STRICT ? "strict" : "relaxed"));
-    } else if (on_typedef) {
-        /* `shared T` with T a typedef of a shared type: T's layout stands
-         * (repeating a qualifier is allowed, C99 §6.7.3) */
-        if ((s->depth == 0 || s->in_extern) && !s->p->static_threads && s->x.pos >= s->scanned_to)
-            scan_threads_dims(s);
-    } else if (!shared) {
-        error_at(s, first.start, xasprintf("'%s' qualifies only shared types; add 'shared'",
-                                           access == ACCESS_STRICT ? "strict" : "relaxed"));
-    } else {
-        unsigned i = layout_index(s->p, kind, block, access, s->out.len);
-        sb_printf(&s->out, " __attribute__((address_space(%u))) ", LAYOUT_BASE + i);
-        /* file scope, or `extern` or `static` in a block: a file-scope object */
-        if ((s->depth == 0 || s->in_extern) && !s->p->static_threads && s->x.pos >= s->scanned_to)
-            scan_threads_dims(s);
-    }
-    free(block);
 }
 
 /* upc_barrier / upc_notify / upc_wait [expr] ; */
@@ -529,7 +223,7 @@ static void type_operand(state_t *s, int only_shared)
 }
 
 /* Whether the identifier at k names a file-scope typedef of a shared type. */
-static int shared_typedef(const state_t *s, tok_t k)
+int shared_typedef(const state_t *s, tok_t k)
 {
     for (size_t i = 0; i < s->nshared_typedefs; i++)
         if (tok_is(&s->x, k, s->shared_typedefs[i]))
