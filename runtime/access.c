@@ -16,7 +16,6 @@
 #include "segment.h"
 #include "xfer.h"
 
-#include <stdatomic.h>
 #include <string.h>
 
 static void range_error(const char *what, mupc_ptr_t p, size_t n, const char *file, int line)
@@ -121,7 +120,7 @@ MUPCI_ACCESS_INLINE void access_get(void *dst, mupc_ptr_t src, size_t n, int str
         memcpy(dst, segment + src.addr, n);
         if (strict && mupci_node_sharing) /* later accesses stay after it (other
                                             * processes write here) */
-            atomic_thread_fence(memory_order_seq_cst);
+            mupci_node_fence();
     } else if (!strict && mupci_rcache_serves(n))
         mupci_rcache_get(dst, (int)src.thread, src.addr, n, file, line);
     else
@@ -150,7 +149,7 @@ MUPCI_ACCESS_INLINE void access_put(mupc_ptr_t dst, const void *src, size_t n, i
     if (strict && !local)
         mupci_xfer_fence();
     else if (strict && mupci_node_sharing)
-        atomic_thread_fence(memory_order_seq_cst);
+        mupci_node_fence();
     MUPCI_GASP_EVENT(GASP_UPC_PUT, GASP_END, local, file, line, !strict, &dst, src, n);
 }
 

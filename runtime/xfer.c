@@ -18,7 +18,6 @@
 #include "node.h"
 #include "segment.h"
 
-#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -311,7 +310,7 @@ void mupci_xfer_fence(void)
 {
     /* the stores to mapped segments, and the loads after the fence */
     if (mupci_node_sharing)
-        atomic_thread_fence(memory_order_seq_cst);
+        mupci_node_fence();
     if (mupci_node_all_mapped())
         return; /* every access is a load or a store: nothing in flight */
     mupci_engine_lock();

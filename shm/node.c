@@ -29,6 +29,9 @@ typedef struct {
 
 char **mupci_node_segments;
 int mupci_node_sharing;
+#ifdef MUPCI_NODE_TSAN
+_Atomic int mupci_node_fence_word;
+#endif
 static int nthreads, me, nnodes;
 static int *node_of;      /* [thread] */
 static int *mapped_count; /* [thread]: the size of that thread's group */

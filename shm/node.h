@@ -18,6 +18,7 @@
 #ifndef MUPCI_NODE_H
 #define MUPCI_NODE_H
 
+#include <stdatomic.h>
 #include <stddef.h>
 #include <stdio.h>
 
@@ -46,6 +47,29 @@ static inline char *mupci_node_segment(int thread) { return mupci_node_segments[
 /* 1 when other processes map this thread's segment and it maps theirs:
  * only then do strict accesses and fences need a processor fence. */
 extern int mupci_node_sharing;
+
+/* The processor fence those strict accesses and fences need: this
+ * process's stores to mapped segments before its later loads.
+ * ThreadSanitizer does not model stand-alone fences (GCC refuses them with
+ * -Werror=tsan), so its builds use a sequentially consistent
+ * read-modify-write on one word instead, which orders the same way for it
+ * and is a full barrier on the processors we build for. */
+#if defined(__SANITIZE_THREAD__)
+#define MUPCI_NODE_TSAN 1
+#elif defined(__has_feature)
+#if __has_feature(thread_sanitizer)
+#define MUPCI_NODE_TSAN 1
+#endif
+#endif
+#ifdef MUPCI_NODE_TSAN
+extern _Atomic int mupci_node_fence_word;
+static inline void mupci_node_fence(void)
+{
+    atomic_fetch_add_explicit(&mupci_node_fence_word, 0, memory_order_seq_cst);
+}
+#else
+static inline void mupci_node_fence(void) { atomic_thread_fence(memory_order_seq_cst); }
+#endif
 
 /* The node of `thread` (0 .. mupci_node_count()-1, numbered in order of
  * their lowest thread) and how many nodes the job spans. */
