@@ -23,6 +23,9 @@
  */
 #ifndef MUPCI_CACHE_H
 #define MUPCI_CACHE_H
+#ifndef MUPCI_BUILDING_LIBRARY
+#error "this is an internal header of libmupc; include <upc.h> or <mupc.h> instead"
+#endif
 
 #include "mupc.h"
 

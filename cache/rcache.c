@@ -1,12 +1,12 @@
 /*
  * rcache.c -- the remote reference cache wired to the message engine.
  */
-#include "rcache.h"
-#include "bounds.h"
-#include "fatal.h"
-#include "gasp_hooks.h"
-#include "segment.h"
-#include "xfer.h"
+#include "cache/rcache.h"
+#include "mem/bounds.h"
+#include "base/fatal.h"
+#include "base/gasp_hooks.h"
+#include "transport/segment.h"
+#include "transport/xfer.h"
 
 #include <stdio.h>
 #include <string.h>

@@ -8,9 +8,12 @@
  */
 #ifndef MUPCI_RCACHE_H
 #define MUPCI_RCACHE_H
+#ifndef MUPCI_BUILDING_LIBRARY
+#error "this is an internal header of libmupc; include <upc.h> or <mupc.h> instead"
+#endif
 
-#include "cache.h"
-#include "config.h"
+#include "cache/cache.h"
+#include "base/config.h"
 
 #include <stddef.h>
 #include <stdint.h>

@@ -5,9 +5,12 @@
  */
 #ifndef MUPCI_COLL_H
 #define MUPCI_COLL_H
+#ifndef MUPCI_BUILDING_LIBRARY
+#error "this is an internal header of libmupc; include <upc.h> or <mupc.h> instead"
+#endif
 
 #include "mupc.h"
-#include "rendezvous.h"
+#include "transport/rendezvous.h"
 
 #include <stddef.h>
 

@@ -6,9 +6,9 @@
  * ("chunks"); each names its byte offset and the message's total length,
  * and MPI's per-source order delivers them in order.
  */
-#include "coll_net.h"
-#include "engine.h"
-#include "fatal.h"
+#include "collectives/coll_net.h"
+#include "transport/engine.h"
+#include "base/fatal.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -14,6 +14,9 @@
  */
 #ifndef MUPCI_COLL_NET_H
 #define MUPCI_COLL_NET_H
+#ifndef MUPCI_BUILDING_LIBRARY
+#error "this is an internal header of libmupc; include <upc.h> or <mupc.h> instead"
+#endif
 
 #include <stddef.h>
 

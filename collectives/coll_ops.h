@@ -8,6 +8,9 @@
  */
 #ifndef MUPCI_COLL_OPS_H
 #define MUPCI_COLL_OPS_H
+#ifndef MUPCI_BUILDING_LIBRARY
+#error "this is an internal header of libmupc; include <upc.h> or <mupc.h> instead"
+#endif
 
 #include <mupc.h> /* MUPC_REDUCE_TYPES */
 #include <upc_types.h>

@@ -9,11 +9,11 @@
  */
 #include <bupc_collectivev.h>
 
-#include "coll.h"
-#include "coll_net.h"
-#include "coll_ops.h"
-#include "fatal.h"
-#include "rendezvous.h"
+#include "collectives/coll.h"
+#include "collectives/coll_net.h"
+#include "collectives/coll_ops.h"
+#include "base/fatal.h"
+#include "transport/rendezvous.h"
 
 #include <stdlib.h>
 #include <string.h>

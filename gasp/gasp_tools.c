@@ -4,8 +4,8 @@
  * upcall that brings every thread's results to thread 0 at exit.  The
  * tools shipped in tools/ use them; so can any tool.
  */
-#include "fatal.h"
-#include "gasp_hooks.h"
+#include "base/fatal.h"
+#include "base/gasp_hooks.h"
 #include "mupc.h"
 
 #include <stdarg.h>

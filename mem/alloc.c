@@ -21,15 +21,15 @@
  * upc_alloc does not ask on every call.  Floor changes carry a change
  * number, so thread 0 applies them in the order they were made.
  */
-#include "alloc.h"
-#include "bounds.h"
-#include "engine.h"
-#include "fatal.h"
-#include "gasp_hooks.h"
-#include "heap.h"
-#include "rcache.h"
-#include "rendezvous.h"
-#include "segment.h"
+#include "mem/alloc.h"
+#include "mem/bounds.h"
+#include "transport/engine.h"
+#include "base/fatal.h"
+#include "base/gasp_hooks.h"
+#include "base/heap.h"
+#include "cache/rcache.h"
+#include "transport/rendezvous.h"
+#include "transport/segment.h"
 
 #include <stdio.h>
 #include <stdlib.h>

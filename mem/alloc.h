@@ -11,8 +11,11 @@
  */
 #ifndef MUPCI_ALLOC_H
 #define MUPCI_ALLOC_H
+#ifndef MUPCI_BUILDING_LIBRARY
+#error "this is an internal header of libmupc; include <upc.h> or <mupc.h> instead"
+#endif
 
-#include "config.h"
+#include "base/config.h"
 #include "mupc.h"
 
 #include <stdint.h>

@@ -21,12 +21,12 @@
  * it would leave local accesses and direct (process_vm_readv) gets
  * unchecked, and the target still does not know the symmetric heap.
  */
-#include "bounds.h"
-#include "alloc.h"
-#include "engine.h"
-#include "pts.h"
-#include "request.h"
-#include "segment.h"
+#include "mem/bounds.h"
+#include "mem/alloc.h"
+#include "transport/engine.h"
+#include "base/pts.h"
+#include "transport/request.h"
+#include "transport/segment.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -10,8 +10,11 @@
  */
 #ifndef MUPCI_BOUNDS_H
 #define MUPCI_BOUNDS_H
+#ifndef MUPCI_BUILDING_LIBRARY
+#error "this is an internal header of libmupc; include <upc.h> or <mupc.h> instead"
+#endif
 
-#include "fatal.h"
+#include "base/fatal.h"
 #include "mupc.h"
 
 #include <stddef.h>

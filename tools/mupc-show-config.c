@@ -7,7 +7,7 @@
  *   mupc-show-config --example  the text of mupc.conf.example
  *   mupc-show-config --keys     the key names, one per line
  */
-#include "config.h"
+#include "base/config.h"
 
 #include <stdio.h>
 #include <stdlib.h>

@@ -3,7 +3,7 @@
  * Signed integers are computed in their unsigned type so overflow wraps
  * instead of being undefined.
  */
-#include "atomic_ops.h"
+#include "base/atomic_ops.h"
 #include "mupc.h"
 #include "upc_types.h"
 

@@ -5,6 +5,9 @@
  */
 #ifndef MUPCI_ATOMIC_OPS_H
 #define MUPCI_ATOMIC_OPS_H
+#ifndef MUPCI_BUILDING_LIBRARY
+#error "this is an internal header of libmupc; include <upc.h> or <mupc.h> instead"
+#endif
 
 #include <stddef.h>
 

@@ -1,7 +1,7 @@
 /*
  * backoff.c -- the spin / yield / sleep ladder of idle and waiting pthreads.
  */
-#include "backoff.h"
+#include "base/backoff.h"
 
 #include <errno.h>
 #include <sched.h>

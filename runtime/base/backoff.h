@@ -9,6 +9,9 @@
  */
 #ifndef MUPCI_BACKOFF_H
 #define MUPCI_BACKOFF_H
+#ifndef MUPCI_BUILDING_LIBRARY
+#error "this is an internal header of libmupc; include <upc.h> or <mupc.h> instead"
+#endif
 
 #include <stdint.h>
 

@@ -5,7 +5,7 @@
  * `settings` below: parsing, range checks, the environment variable,
  * --show-config and mupc.conf.example all follow from the row.
  */
-#include "config.h"
+#include "base/config.h"
 
 #include <ctype.h>
 #include <errno.h>

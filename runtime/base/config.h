@@ -10,6 +10,9 @@
  */
 #ifndef MUPCI_CONFIG_H
 #define MUPCI_CONFIG_H
+#ifndef MUPCI_BUILDING_LIBRARY
+#error "this is an internal header of libmupc; include <upc.h> or <mupc.h> instead"
+#endif
 
 #include <stddef.h>
 #include <stdio.h>

@@ -1,8 +1,8 @@
 /*
  * fatal.c -- print one clear message, then end the whole job.
  */
-#include "fatal.h"
-#include "engine.h"
+#include "base/fatal.h"
+#include "transport/engine.h"
 #include "mupc.h"
 
 #include <mpi.h>

@@ -8,6 +8,9 @@
  */
 #ifndef MUPCI_FATAL_H
 #define MUPCI_FATAL_H
+#ifndef MUPCI_BUILDING_LIBRARY
+#error "this is an internal header of libmupc; include <upc.h> or <mupc.h> instead"
+#endif
 
 #include <stdarg.h>
 

@@ -11,8 +11,8 @@
  */
 #define _GNU_SOURCE
 #define MUPC_PUPC_NO_MACROS
-#include "fatal.h"
-#include "gasp_hooks.h"
+#include "base/fatal.h"
+#include "base/gasp_hooks.h"
 #include "mupc.h"
 
 #include <pthread.h>

@@ -8,6 +8,9 @@
  */
 #ifndef MUPCI_GASP_HOOKS_H
 #define MUPCI_GASP_HOOKS_H
+#ifndef MUPCI_BUILDING_LIBRARY
+#error "this is an internal header of libmupc; include <upc.h> or <mupc.h> instead"
+#endif
 
 #include <gasp.h>
 #include <gasp_upc.h>

@@ -9,7 +9,7 @@
  * recently freed starts to tell a double free from a wild pointer.
  */
 #define _GNU_SOURCE /* tdestroy */
-#include "heap.h"
+#include "base/heap.h"
 
 #include <search.h>
 #include <stdlib.h>

@@ -6,7 +6,7 @@
  * base + ((i/(B*T))*B + i mod B)*E.  Adding n moves whole blocks across
  * threads and wraps to the next block cycle after the last thread.
  */
-#include "pts.h"
+#include "base/pts.h"
 
 /* Division rounding towards minus infinity (n may be negative). */
 static int64_t floor_div(int64_t a, int64_t b)

@@ -2,11 +2,11 @@
  * direct.c -- on-node single-copy reads with process_vm_readv (direct.h).
  */
 #define _GNU_SOURCE
-#include "direct.h"
-#include "engine.h"
-#include "fatal.h"
-#include "node.h"
-#include "segment.h"
+#include "transport/direct.h"
+#include "transport/engine.h"
+#include "base/fatal.h"
+#include "transport/node.h"
+#include "transport/segment.h"
 
 #include <errno.h>
 #include <pthread.h>

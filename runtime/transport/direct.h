@@ -26,6 +26,9 @@
  */
 #ifndef MUPCI_DIRECT_H
 #define MUPCI_DIRECT_H
+#ifndef MUPCI_BUILDING_LIBRARY
+#error "this is an internal header of libmupc; include <upc.h> or <mupc.h> instead"
+#endif
 
 #include <stddef.h>
 #include <stdint.h>

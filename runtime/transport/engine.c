@@ -3,12 +3,12 @@
  * operation slots, and the two ways of waiting (communication loop and
  * computation-pthread waits).  See engine.h for the design.
  */
-#include "engine.h"
-#include "backoff.h"
-#include "barrier.h"
-#include "direct.h"
-#include "fatal.h"
-#include "node.h"
+#include "transport/engine.h"
+#include "base/backoff.h"
+#include "upc/barrier.h"
+#include "transport/direct.h"
+#include "base/fatal.h"
+#include "transport/node.h"
 
 #include <pthread.h>
 #include <stdatomic.h>

@@ -15,9 +15,12 @@
  */
 #ifndef MUPCI_ENGINE_H
 #define MUPCI_ENGINE_H
+#ifndef MUPCI_BUILDING_LIBRARY
+#error "this is an internal header of libmupc; include <upc.h> or <mupc.h> instead"
+#endif
 
-#include "config.h"
-#include "msg.h"
+#include "base/config.h"
+#include "transport/msg.h"
 #include "mupc.h"
 
 #include <mpi.h>

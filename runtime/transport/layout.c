@@ -2,7 +2,7 @@
  * layout.c -- which pretend node each thread is on (node.h).  Pure, so the
  * unit tests and the runtime share it.
  */
-#include "node.h"
+#include "transport/node.h"
 
 static int block_of(int thread, int threads, int simulate)
 {

@@ -1,7 +1,7 @@
 /*
  * msg.c -- packing and unpacking of batched protocol messages (pure code).
  */
-#include "msg.h"
+#include "transport/msg.h"
 
 #include <string.h>
 

@@ -10,6 +10,9 @@
  */
 #ifndef MUPCI_MSG_H
 #define MUPCI_MSG_H
+#ifndef MUPCI_BUILDING_LIBRARY
+#error "this is an internal header of libmupc; include <upc.h> or <mupc.h> instead"
+#endif
 
 #include <stddef.h>
 #include <stdint.h>

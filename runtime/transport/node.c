@@ -2,11 +2,11 @@
  * node.c -- the node layout and the mappings of on-node segments (node.h).
  */
 #define _GNU_SOURCE
-#include "node.h"
-#include "engine.h"
-#include "fatal.h"
+#include "transport/node.h"
+#include "transport/engine.h"
+#include "base/fatal.h"
 #include "mupc_ext.h"
-#include "segment.h"
+#include "transport/segment.h"
 
 #include <errno.h>
 #include <stdarg.h>

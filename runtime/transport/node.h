@@ -17,6 +17,9 @@
  */
 #ifndef MUPCI_NODE_H
 #define MUPCI_NODE_H
+#ifndef MUPCI_BUILDING_LIBRARY
+#error "this is an internal header of libmupc; include <upc.h> or <mupc.h> instead"
+#endif
 
 #include <stdatomic.h>
 #include <stddef.h>

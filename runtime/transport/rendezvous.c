@@ -2,9 +2,9 @@
  * rendezvous.c -- collective calls checked and gathered at thread 0
  * (rendezvous.h).
  */
-#include "rendezvous.h"
-#include "engine.h"
-#include "fatal.h"
+#include "transport/rendezvous.h"
+#include "transport/engine.h"
+#include "base/fatal.h"
 
 #include <stdio.h>
 #include <stdlib.h>

@@ -16,8 +16,11 @@
  */
 #ifndef MUPCI_RENDEZVOUS_H
 #define MUPCI_RENDEZVOUS_H
+#ifndef MUPCI_BUILDING_LIBRARY
+#error "this is an internal header of libmupc; include <upc.h> or <mupc.h> instead"
+#endif
 
-#include "request.h"
+#include "transport/request.h"
 
 #include <stdint.h>
 

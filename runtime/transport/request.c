@@ -1,8 +1,8 @@
 /*
  * request.c -- request/reply plumbing for control operations (request.h).
  */
-#include "request.h"
-#include "engine.h"
+#include "transport/request.h"
+#include "transport/engine.h"
 #include "mupc.h"
 
 #include <string.h>

@@ -9,8 +9,11 @@
  */
 #ifndef MUPCI_REQUEST_H
 #define MUPCI_REQUEST_H
+#ifndef MUPCI_BUILDING_LIBRARY
+#error "this is an internal header of libmupc; include <upc.h> or <mupc.h> instead"
+#endif
 
-#include "msg.h"
+#include "transport/msg.h"
 
 #include <stddef.h>
 #include <stdint.h>

@@ -2,12 +2,12 @@
  * segment.c -- mapping the shared segment and placing static shared data.
  */
 #define _GNU_SOURCE
-#include "segment.h"
-#include "bounds.h"
-#include "fatal.h"
+#include "transport/segment.h"
+#include "mem/bounds.h"
+#include "base/fatal.h"
 #include "mupc.h"
-#include "node.h"
-#include "pts.h"
+#include "transport/node.h"
+#include "base/pts.h"
 
 #include <errno.h>
 #include <stdlib.h>

@@ -8,6 +8,9 @@
  */
 #ifndef MUPCI_SEGMENT_H
 #define MUPCI_SEGMENT_H
+#ifndef MUPCI_BUILDING_LIBRARY
+#error "this is an internal header of libmupc; include <upc.h> or <mupc.h> instead"
+#endif
 
 #include <stddef.h>
 #include <stdint.h>

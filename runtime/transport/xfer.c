@@ -11,12 +11,12 @@
  * its gets and puts are memcpy on the mapping, complete on return, so
  * program order per target holds and a fence is a processor fence.
  */
-#include "xfer.h"
-#include "direct.h"
-#include "engine.h"
-#include "fatal.h"
-#include "node.h"
-#include "segment.h"
+#include "transport/xfer.h"
+#include "transport/direct.h"
+#include "transport/engine.h"
+#include "base/fatal.h"
+#include "transport/node.h"
+#include "transport/segment.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -7,14 +7,14 @@
  * across nodes; for GASP the access is still remote.
  */
 #include "mupc.h"
-#include "access.h"
-#include "bounds.h"
-#include "fatal.h"
-#include "gasp_hooks.h"
-#include "node.h"
-#include "rcache.h"
-#include "segment.h"
-#include "xfer.h"
+#include "upc/access.h"
+#include "mem/bounds.h"
+#include "base/fatal.h"
+#include "base/gasp_hooks.h"
+#include "transport/node.h"
+#include "cache/rcache.h"
+#include "transport/segment.h"
+#include "transport/xfer.h"
 
 #include <string.h>
 

@@ -13,16 +13,16 @@
  * made once for the job and the type size, so the two paths never meet on
  * one domain: every domain spans all threads, and so do the MuPC calls.
  */
-#include "atomic_ops.h"
-#include "bounds.h"
-#include "engine.h"
-#include "fatal.h"
-#include "gasp_hooks.h"
-#include "node.h"
-#include "rcache.h"
-#include "rendezvous.h"
-#include "request.h"
-#include "segment.h"
+#include "base/atomic_ops.h"
+#include "mem/bounds.h"
+#include "transport/engine.h"
+#include "base/fatal.h"
+#include "base/gasp_hooks.h"
+#include "transport/node.h"
+#include "cache/rcache.h"
+#include "transport/rendezvous.h"
+#include "transport/request.h"
+#include "transport/segment.h"
 #include "upc_atomic.h"
 
 #include <stdlib.h>

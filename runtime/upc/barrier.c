@@ -31,12 +31,12 @@
  * spinning.  With shm off every thread is a group of one: the tree spans
  * all threads, as before.
  */
-#include "barrier.h"
-#include "engine.h"
-#include "fatal.h"
-#include "gasp_hooks.h"
-#include "node.h"
-#include "rcache.h"
+#include "upc/barrier.h"
+#include "transport/engine.h"
+#include "base/fatal.h"
+#include "base/gasp_hooks.h"
+#include "transport/node.h"
+#include "cache/rcache.h"
 
 #include <stdatomic.h>
 #include <stdlib.h>

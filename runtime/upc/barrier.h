@@ -4,6 +4,9 @@
  */
 #ifndef MUPCI_BARRIER_H
 #define MUPCI_BARRIER_H
+#ifndef MUPCI_BUILDING_LIBRARY
+#error "this is an internal header of libmupc; include <upc.h> or <mupc.h> instead"
+#endif
 
 void mupci_barrier_init(int mythread, int threads);
 

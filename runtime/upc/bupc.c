@@ -8,9 +8,9 @@
 #define MUPC_NO_MAIN_RENAME 1
 #include <bupc_extensions.h>
 
-#include "fatal.h"
-#include "node.h"
-#include "segment.h"
+#include "base/fatal.h"
+#include "transport/node.h"
+#include "transport/segment.h"
 
 unsigned int mupc_bupc_thread_distance(int x, int y, const char *file, int line)
 {

@@ -4,8 +4,8 @@
  */
 #include <upc_castable.h>
 
-#include "node.h"
-#include "segment.h"
+#include "transport/node.h"
+#include "transport/segment.h"
 
 void *upc_cast(mupc_ptr_t ptr)
 {

@@ -14,7 +14,7 @@
  * MPI_COMM_WORLD has one rank per UPC thread, rank = MYTHREAD; libmupc's
  * own traffic is on a duplicate, so the program's messages never mix
  * with it. */
-#include "hybrid.h"
+#include "upc/hybrid.h"
 
 #include <mpi.h>
 #include <mupc.h>

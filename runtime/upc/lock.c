@@ -33,15 +33,15 @@
  * on the message path), and threads queued on it are answered as such
  * instead of waiting forever.
  */
-#include "lock.h"
-#include "alloc.h"
-#include "engine.h"
-#include "fatal.h"
-#include "gasp_hooks.h"
-#include "node.h"
-#include "rcache.h"
-#include "rendezvous.h"
-#include "request.h"
+#include "upc/lock.h"
+#include "mem/alloc.h"
+#include "transport/engine.h"
+#include "base/fatal.h"
+#include "base/gasp_hooks.h"
+#include "transport/node.h"
+#include "cache/rcache.h"
+#include "transport/rendezvous.h"
+#include "transport/request.h"
 
 #include <stdatomic.h>
 #include <stdlib.h>

@@ -3,7 +3,7 @@
  * upc_synci_attempt): the explicit calls, with their handles kept here.
  */
 #include "mupc.h"
-#include "fatal.h"
+#include "base/fatal.h"
 
 #include <stdlib.h>
 

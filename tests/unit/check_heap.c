@@ -3,7 +3,7 @@
  * first fit, splitting, coalescing, alignment, exhaustion, bad frees and a
  * randomized fragmentation pattern checked against a shadow map.
  */
-#include "heap.h"
+#include "base/heap.h"
 
 #include "run_suite.h"
 

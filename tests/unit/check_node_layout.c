@@ -3,7 +3,7 @@
  * (mupci_node_layout, shm/layout.c): real nodes, simulate_nodes blocks,
  * and both together; nodes numbered in order of their lowest thread.
  */
-#include "node.h"
+#include "transport/node.h"
 
 #include "run_suite.h"
 
