@@ -60,6 +60,10 @@ static inline void mupci_rcache_before_write(int thread, uint64_t offset, size_t
  * the dirty lines and invalidate the cache (GASP_UPC_CACHE_INVALIDATE),
  * then wait until every earlier write is applied at its target. */
 void mupci_fence(const char *file, int line);
+/* hook() runs in every fence, after the cache is invalidated and before
+ * the puts are completed: the bounds checker forgets what it learnt of
+ * other threads' heaps (mem/bounds.c).  The cache names nothing above it. */
+void mupci_fence_set_hook(void (*hook)(void));
 /* Invalidate only (upc_wait: nothing to write back that notify did not;
  * lines fetched between notify and wait must not survive the barrier). */
 void mupci_rcache_invalidate(const char *file, int line);

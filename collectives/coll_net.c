@@ -101,7 +101,7 @@ static letter_t *letter_for(int src, uint32_t call, uint16_t round, size_t size)
     return l;
 }
 
-void mupci_handle_COLL(int src, const mupci_msg_t *m, const void *payload, size_t len)
+static void mupci_handle_COLL(int src, const mupci_msg_t *m, const void *payload, size_t len)
 {
     size_t offset = (size_t)(m->offset & MAX_MESSAGE);
     size_t size = (size_t)(m->offset >> CHUNK_OFFSET_BITS);
@@ -179,4 +179,13 @@ int mupci_coll_recv(int src, int round, void *buf, size_t n)
     free(l->data);
     free(l);
     return from;
+}
+
+/* This module's message types, given to the engine before main (engine.h). */
+__attribute__((constructor)) static void register_handlers(void)
+{
+    static const mupci_handler_entry_t handlers[] = {
+    {MUPCI_MSG_COLL, mupci_handle_COLL},
+    };
+    MUPCI_HANDLERS_REGISTER(handlers);
 }

@@ -2,7 +2,6 @@
  * fatal.c -- print one clear message, then end the whole job.
  */
 #include "base/fatal.h"
-#include "transport/engine.h"
 #include "mupc.h"
 
 #include <mpi.h>
@@ -22,6 +21,9 @@ int mupci_fatal_aborting(void) { return atomic_load(&aborting); }
 
 void mupci_fatal_mpi_ready(int ready) { mpi_ready = ready; }
 
+static void (*abort_hook)(void);
+void mupci_fatal_set_abort_hook(void (*hook)(void)) { abort_hook = hook; }
+
 void mupci_abort_job(int status)
 {
     fflush(stdout);
@@ -34,7 +36,8 @@ void mupci_abort_job(int status)
         usleep(100 * 1000);
         /* MPI is initialized with MPI_THREAD_SERIALIZED: take the progress
          * lock so the other pthread is not inside MPI while we abort. */
-        mupci_engine_lock_for_abort();
+        if (abort_hook)
+            abort_hook();
         atomic_store(&aborting, 1);
         MPI_Abort(MPI_COMM_WORLD, status);
     }

@@ -59,4 +59,8 @@ void mupci_pthread_failed(const char *call, int rc, const char *file, int line)
  * this process. */
 void mupci_fatal_mpi_ready(int ready);
 
+/* hook() runs just before MPI_Abort: the message engine registers one that
+ * takes its progress lock, so the other pthread is not inside MPI then. */
+void mupci_fatal_set_abort_hook(void (*hook)(void));
+
 #endif

@@ -5,7 +5,6 @@
  */
 #include "transport/engine.h"
 #include "base/backoff.h"
-#include "upc/barrier.h"
 #include "transport/direct.h"
 #include "base/fatal.h"
 #include "transport/node.h"
@@ -25,7 +24,6 @@
 #pragma GCC diagnostic ignored "-Wstringop-overflow"
 #endif
 
-MPI_Comm mupci_comm = MPI_COMM_NULL;
 
 static const mupci_config_t *cfg;
 static int nthreads;
@@ -374,13 +372,26 @@ static void flush_after_pass(int flush_everything)
 /* Incoming                                                          */
 /* ================================================================ */
 
-typedef void (*handler_fn)(int, const mupci_msg_t *, const void *, size_t);
+/* Filled by the modules that own the message types (engine.h). */
+static mupci_handler_fn handlers[MUPCI_MSG_NTYPES];
 
-static const handler_fn handlers[MUPCI_MSG_NTYPES] = {
-#define MUPCI_HANDLER_ENTRY(name, desc) [MUPCI_MSG_##name] = mupci_handle_##name,
-    MUPCI_MSG_TYPES(MUPCI_HANDLER_ENTRY)
-#undef MUPCI_HANDLER_ENTRY
-};
+void mupci_engine_register_handlers(const mupci_handler_entry_t *entries, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        handlers[entries[i].type] = entries[i].fn;
+}
+
+/* Progress hooks of the modules above (the on-node barrier). */
+#define MAX_PROGRESS_HOOKS 4
+static int (*progress_hooks[MAX_PROGRESS_HOOKS])(void);
+static int nprogress_hooks;
+
+void mupci_engine_register_progress(int (*fn)(void))
+{
+    if (nprogress_hooks == MAX_PROGRESS_HOOKS)
+        mupci_fatal("internal: more than %d progress hooks", MAX_PROGRESS_HOOKS);
+    progress_hooks[nprogress_hooks++] = fn;
+}
 
 /* Replies a handler produced go out at once, before the receive is
  * reposted and the next one tested: the requester is waiting for them. */
@@ -444,8 +455,8 @@ int mupci_engine_progress(int flush_everything)
     int work = poll_incoming();
     work += poll_data_recvs();
     work += mupci_direct_progress(cfg->fragment_size);
-    if (mupci_node_sharing) /* node leaders: members arrive without a message */
-        work += mupci_barrier_progress();
+    for (int i = 0; i < nprogress_hooks; i++)
+        work += progress_hooks[i]();
     progress_depth--;
     flush_after_pass(flush_everything);
     work += poll_sends();
@@ -685,6 +696,12 @@ static void make_policies(int oversubscribed)
 void mupci_engine_init(const mupci_config_t *config, int oversubscribed)
 {
     cfg = config;
+    /* From here on an abort first stops the other pthread's MPI calls. */
+    mupci_fatal_set_abort_hook(mupci_engine_lock_for_abort);
+    for (int t = 0; t < MUPCI_MSG_NTYPES; t++)
+        if (!handlers[t])
+            mupci_fatal("internal: no handler registered for message type %s",
+                        mupci_msg_type_name((unsigned)t));
     MUPCI_MPI(MPI_Comm_size(mupci_comm, &nthreads));
     make_policies(oversubscribed);
     batches = calloc((size_t)nthreads, sizeof *batches);

@@ -20,13 +20,13 @@
 #endif
 
 #include "base/config.h"
+#include "base/job.h"
 #include "transport/msg.h"
 #include "mupc.h"
 
 #include <mpi.h>
 #include <stddef.h>
 
-extern MPI_Comm mupci_comm;
 
 /* ---- life cycle (main thread) ---- */
 void mupci_engine_init(const mupci_config_t *cfg, int oversubscribed);
@@ -117,9 +117,24 @@ void mupci_engine_wait_op(mupci_op_t *op);
 void mupci_engine_wait_op_locked(mupci_op_t *op);
 
 /* ---- message handlers, one per type (see msg.h) ---- */
-#define MUPCI_DECLARE_HANDLER(name, desc)                                              \
-    void mupci_handle_##name(int src, const mupci_msg_t *m, const void *payload, size_t len);
-MUPCI_MSG_TYPES(MUPCI_DECLARE_HANDLER)
-#undef MUPCI_DECLARE_HANDLER
+/* The engine names no module above it: the modules that own message types
+ * give it their handlers, and the modules that have work to do without a
+ * message give it progress hooks (GASNet-EX's gex_EP_RegisterHandlers).
+ * Handlers are registered before main (the owners' constructors), so a
+ * message that arrives early always finds its handler; mupci_engine_init
+ * stops the job if a type has none.  A handler runs with the progress lock
+ * held, on whichever pthread drives progress. */
+typedef void (*mupci_handler_fn)(int src, const mupci_msg_t *m, const void *payload,
+                                 size_t len);
+typedef struct {
+    mupci_msg_type_t type;
+    mupci_handler_fn fn;
+} mupci_handler_entry_t;
+void mupci_engine_register_handlers(const mupci_handler_entry_t *entries, size_t n);
+#define MUPCI_HANDLERS_REGISTER(table)                                                  \
+    mupci_engine_register_handlers((table), sizeof(table) / sizeof(table)[0])
+/* fn() runs in every progress pass (lock held) and returns how much work
+ * it did, 0 for none. */
+void mupci_engine_register_progress(int (*fn)(void));
 
 #endif

@@ -18,7 +18,8 @@
 #include <stdint.h>
 
 /* X(NAME, description).  The handler of NAME is mupci_handle_<name> in the
- * module that owns the protocol (see engine.c's dispatch table). */
+ * module that owns the protocol, which registers it with the engine
+ * (mupci_engine_register_handlers). */
 #define MUPCI_MSG_TYPES(X)                                                              \
     X(GET_REQ, "reply GET_REPLY with `size` bytes at `offset` (op = requester's op)")    \
     X(GET_REPLY, "payload for the requester's op `op`")                                 \

@@ -209,7 +209,7 @@ static void mismatch(const pending_t *p, const arrival_t *a, int src)
                       (unsigned long long)p->seq + 1, p->first_thread, first, src, other);
 }
 
-void mupci_handle_RV_ARRIVE(int src, const mupci_msg_t *m, const void *payload, size_t len)
+static void mupci_handle_RV_ARRIVE(int src, const mupci_msg_t *m, const void *payload, size_t len)
 {
     arrival_t a;
     if (len != sizeof a || mupc_mythread != 0)
@@ -233,4 +233,13 @@ void mupci_handle_RV_ARRIVE(int src, const mupci_msg_t *m, const void *payload, 
         mupci_engine_flush_all();
     }
     remove_pending(p);
+}
+
+/* This module's message types, given to the engine before main (engine.h). */
+__attribute__((constructor)) static void register_handlers(void)
+{
+    static const mupci_handler_entry_t handlers[] = {
+    {MUPCI_MSG_RV_ARRIVE, mupci_handle_RV_ARRIVE},
+    };
+    MUPCI_HANDLERS_REGISTER(handlers);
 }

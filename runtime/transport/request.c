@@ -55,9 +55,18 @@ void mupci_reply(int dest, uint32_t op, uint16_t status, uint64_t w0, uint64_t w
     mupci_engine_send(dest, &m, NULL, 0);
 }
 
-void mupci_handle_REPLY(int src, const mupci_msg_t *m, const void *payload, size_t len)
+static void mupci_handle_REPLY(int src, const mupci_msg_t *m, const void *payload, size_t len)
 {
     (void)payload;
     (void)len;
     complete(src, m->op, m->flags, m->offset, m->size);
+}
+
+/* This module's message types, given to the engine before main (engine.h). */
+__attribute__((constructor)) static void register_handlers(void)
+{
+    static const mupci_handler_entry_t handlers[] = {
+    {MUPCI_MSG_REPLY, mupci_handle_REPLY},
+    };
+    MUPCI_HANDLERS_REGISTER(handlers);
 }

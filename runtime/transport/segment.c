@@ -3,7 +3,6 @@
  */
 #define _GNU_SOURCE
 #include "transport/segment.h"
-#include "mem/bounds.h"
 #include "base/fatal.h"
 #include "mupc.h"
 #include "transport/node.h"
@@ -24,6 +23,9 @@ void *mupci_segment_ctl;
 static mupc_static_t *statics;      /* registration order, newest last */
 static mupc_static_t **statics_tail = &statics;
 static int started;
+static int object_gaps; /* mupci_segment_set_object_gaps */
+
+void mupci_segment_set_object_gaps(int on) { object_gaps = on; }
 
 void mupc_static_register(mupc_static_t *obj)
 {
@@ -90,7 +92,7 @@ static void place_statics(int threads)
         at += bytes;
         /* checks = bounds: a gap of one element after each object, so the
          * element just past its end (a[N*THREADS]) is in no object */
-        if (mupci_bounds_on)
+        if (object_gaps)
             at += align_up(s->elemsize ? s->elemsize : 1, 16);
     }
     mupci_segment_static_end = align_up(at, 64);

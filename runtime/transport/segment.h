@@ -29,6 +29,9 @@ extern void *mupci_segment_ctl;
 /* Map the segment and place the registered static objects.  `shareable`
  * (shm = on): in a memfd the node's other processes can map. */
 void mupci_segment_init(size_t size, int threads, int shareable);
+/* checks = bounds (set before mupci_segment_init places the statics): a
+ * gap of one element after each static object. */
+void mupci_segment_set_object_gaps(int on);
 void mupci_segment_finalize(void);
 /* Computation pthread, before the user's main: the initializers of static
  * shared data (mupc_static_init). */

@@ -347,41 +347,41 @@ static void check_incoming(int src, const mupci_msg_t *m)
                     (unsigned long long)m->offset, mupci_segment_bytes);
 }
 
-void mupci_handle_GET_REQ(int src, const mupci_msg_t *m, const void *payload, size_t len)
+static void mupci_handle_GET_REQ(int src, const mupci_msg_t *m, const void *payload, size_t len)
 {
     check_incoming(src, m);
     send_msg(src, MUPCI_MSG_GET_REPLY, m->op, 0, m->size, mupci_segment_addr(m->offset),
              (size_t)m->size);
 }
 
-void mupci_handle_GET_REPLY(int src, const mupci_msg_t *m, const void *payload, size_t len)
+static void mupci_handle_GET_REPLY(int src, const mupci_msg_t *m, const void *payload, size_t len)
 {
     mupci_op_t *op = mupci_op_from_slot(src, m->op);
     memcpy(op->dst, payload, len);
     mupci_op_part_done(op);
 }
 
-void mupci_handle_GET_LARGE_REQ(int src, const mupci_msg_t *m, const void *payload, size_t len)
+static void mupci_handle_GET_LARGE_REQ(int src, const mupci_msg_t *m, const void *payload, size_t len)
 {
     check_incoming(src, m);
     mupci_engine_send_data(mupci_segment_addr(m->offset), (size_t)m->size, src,
                            MUPCI_TAG_GET_DATA(m->op), NULL);
 }
 
-void mupci_handle_PUT(int src, const mupci_msg_t *m, const void *payload, size_t len)
+static void mupci_handle_PUT(int src, const mupci_msg_t *m, const void *payload, size_t len)
 {
     check_incoming(src, m);
     memcpy(mupci_segment_addr(m->offset), payload, len);
 }
 
-void mupci_handle_PUT_LARGE(int src, const mupci_msg_t *m, const void *payload, size_t len)
+static void mupci_handle_PUT_LARGE(int src, const mupci_msg_t *m, const void *payload, size_t len)
 {
     check_incoming(src, m);
     mupci_engine_recv_data_now(mupci_segment_addr(m->offset), (size_t)m->size, src,
                                MUPCI_TAG_PUT_DATA(m->op));
 }
 
-void mupci_handle_PUT_MASKED(int src, const mupci_msg_t *m, const void *payload, size_t len)
+static void mupci_handle_PUT_MASKED(int src, const mupci_msg_t *m, const void *payload, size_t len)
 {
     check_incoming(src, m);
     size_t words = (size_t)m->size / 64;
@@ -393,18 +393,35 @@ void mupci_handle_PUT_MASKED(int src, const mupci_msg_t *m, const void *payload,
                  (const unsigned char *)payload + words * sizeof(uint64_t), (size_t)m->size);
 }
 
-void mupci_handle_MEMSET(int src, const mupci_msg_t *m, const void *payload, size_t len)
+static void mupci_handle_MEMSET(int src, const mupci_msg_t *m, const void *payload, size_t len)
 {
     check_incoming(src, m);
     memset(mupci_segment_addr(m->offset), (int)m->op, (size_t)m->size);
 }
 
-void mupci_handle_ACK_REQ(int src, const mupci_msg_t *m, const void *payload, size_t len)
+static void mupci_handle_ACK_REQ(int src, const mupci_msg_t *m, const void *payload, size_t len)
 {
     send_msg(src, MUPCI_MSG_ACK, m->op, 0, 0, NULL, 0);
 }
 
-void mupci_handle_ACK(int src, const mupci_msg_t *m, const void *payload, size_t len)
+static void mupci_handle_ACK(int src, const mupci_msg_t *m, const void *payload, size_t len)
 {
     mupci_op_part_done(mupci_op_from_slot(src, m->op));
+}
+
+/* This module's message types, given to the engine before main (engine.h). */
+__attribute__((constructor)) static void register_handlers(void)
+{
+    static const mupci_handler_entry_t handlers[] = {
+    {MUPCI_MSG_GET_REQ, mupci_handle_GET_REQ},
+    {MUPCI_MSG_GET_REPLY, mupci_handle_GET_REPLY},
+    {MUPCI_MSG_GET_LARGE_REQ, mupci_handle_GET_LARGE_REQ},
+    {MUPCI_MSG_PUT, mupci_handle_PUT},
+    {MUPCI_MSG_PUT_LARGE, mupci_handle_PUT_LARGE},
+    {MUPCI_MSG_PUT_MASKED, mupci_handle_PUT_MASKED},
+    {MUPCI_MSG_MEMSET, mupci_handle_MEMSET},
+    {MUPCI_MSG_ACK_REQ, mupci_handle_ACK_REQ},
+    {MUPCI_MSG_ACK, mupci_handle_ACK},
+    };
+    MUPCI_HANDLERS_REGISTER(handlers);
 }

@@ -42,7 +42,7 @@ static uint16_t pack_flags(int type, int op)
     return (uint16_t)(type | (__builtin_ctz((unsigned)op) << 8));
 }
 
-void mupci_handle_ATOMIC(int src, const mupci_msg_t *m, const void *payload, size_t len)
+static void mupci_handle_ATOMIC(int src, const mupci_msg_t *m, const void *payload, size_t len)
 {
     int type = m->flags & 0xff, op = 1 << (m->flags >> 8);
     size_t n = mupci_atomic_type_size(type);
@@ -327,3 +327,12 @@ int upc_atomic_isfast(upc_type_t type, upc_op_t ops, mupc_ptr_t addr)
     }
 MUPC_ATOMIC_INT_TYPES(MUPCI_DEFINE_ATOMIC)
 #undef MUPCI_DEFINE_ATOMIC
+
+/* This module's message types, given to the engine before main (engine.h). */
+__attribute__((constructor)) static void register_handlers(void)
+{
+    static const mupci_handler_entry_t handlers[] = {
+    {MUPCI_MSG_ATOMIC, mupci_handle_ATOMIC},
+    };
+    MUPCI_HANDLERS_REGISTER(handlers);
+}

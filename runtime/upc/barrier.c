@@ -103,6 +103,8 @@ void mupci_barrier_init(int mythread, int threads)
     for (int c = 2 * index + 1; index >= 0 && c <= 2 * index + 2 && c < nleaders; c++)
         children[nchildren++] = leaders[c];
     free(leaders);
+    if (mupci_node_sharing) /* node leaders: members arrive without a message */
+        mupci_engine_register_progress(mupci_barrier_progress);
 }
 
 static name_info_t merge_names(name_info_t a, name_info_t b)
@@ -188,7 +190,7 @@ static void check_epoch(int src, const mupci_msg_t *m)
                     (unsigned long long)m->offset, src, (unsigned long long)epoch);
 }
 
-void mupci_handle_BARRIER_UP(int src, const mupci_msg_t *m, const void *payload, size_t len)
+static void mupci_handle_BARRIER_UP(int src, const mupci_msg_t *m, const void *payload, size_t len)
 {
     name_info_t info;
     check_epoch(src, m);
@@ -199,7 +201,7 @@ void mupci_handle_BARRIER_UP(int src, const mupci_msg_t *m, const void *payload,
     try_advance(m->offset);
 }
 
-void mupci_handle_BARRIER_DOWN(int src, const mupci_msg_t *m, const void *payload, size_t len)
+static void mupci_handle_BARRIER_DOWN(int src, const mupci_msg_t *m, const void *payload, size_t len)
 {
     name_info_t info;
     check_epoch(src, m);
@@ -382,4 +384,14 @@ void mupc_wait(int named, int value, const char *file, int line)
     MUPCI_GASP_EVENT(GASP_UPC_WAIT, GASP_START, 0, file, line, named, value);
     wait_phase(named, value, "upc_wait", file, line);
     MUPCI_GASP_EVENT(GASP_UPC_WAIT, GASP_END, 0, file, line, named, value);
+}
+
+/* This module's message types, given to the engine before main (engine.h). */
+__attribute__((constructor)) static void register_handlers(void)
+{
+    static const mupci_handler_entry_t handlers[] = {
+    {MUPCI_MSG_BARRIER_UP, mupci_handle_BARRIER_UP},
+    {MUPCI_MSG_BARRIER_DOWN, mupci_handle_BARRIER_DOWN},
+    };
+    MUPCI_HANDLERS_REGISTER(handlers);
 }

@@ -161,7 +161,7 @@ static lock_rec_t *lookup(uint64_t id)
     return &table[slot];
 }
 
-void mupci_handle_LOCK(int src, const mupci_msg_t *m, const void *payload, size_t len)
+static void mupci_handle_LOCK(int src, const mupci_msg_t *m, const void *payload, size_t len)
 {
     lock_rec_t *l = lookup(m->offset);
     if (!l) {
@@ -187,7 +187,7 @@ void mupci_handle_LOCK(int src, const mupci_msg_t *m, const void *payload, size_
 /* `size` carries the caller's line, for the one misuse only the host can
  * see: releasing, on the message path, a lock another thread has freed
  * while this one held it. */
-void mupci_handle_UNLOCK(int src, const mupci_msg_t *m, const void *payload, size_t len)
+static void mupci_handle_UNLOCK(int src, const mupci_msg_t *m, const void *payload, size_t len)
 {
     lock_rec_t *l = lookup(m->offset);
     if (!l)
@@ -246,7 +246,7 @@ static void free_slot(lock_rec_t *l, uint32_t slot)
 
 enum { LOCK_FREE_PROBE = 1 }; /* only answer whether the lock is still allocated */
 
-void mupci_handle_LOCK_FREE(int src, const mupci_msg_t *m, const void *payload, size_t len)
+static void mupci_handle_LOCK_FREE(int src, const mupci_msg_t *m, const void *payload, size_t len)
 {
     lock_rec_t *l = lookup(m->offset);
     if (!l) {
@@ -498,4 +498,15 @@ int mupc_lock_waiters(mupc_lock_t l)
     }
     mupci_engine_unlock();
     return n;
+}
+
+/* This module's message types, given to the engine before main (engine.h). */
+__attribute__((constructor)) static void register_handlers(void)
+{
+    static const mupci_handler_entry_t handlers[] = {
+    {MUPCI_MSG_LOCK, mupci_handle_LOCK},
+    {MUPCI_MSG_UNLOCK, mupci_handle_UNLOCK},
+    {MUPCI_MSG_LOCK_FREE, mupci_handle_LOCK_FREE},
+    };
+    MUPCI_HANDLERS_REGISTER(handlers);
 }

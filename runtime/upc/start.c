@@ -53,9 +53,6 @@
 /* The program's main, renamed by <mupc_upc.h> (hand-written C) or by the translator. */
 int mupc_user_main(int argc, char **argv);
 
-int mupc_threads = 1;
-int mupc_mythread = 0;
-
 static mupci_config_t config;
 static int user_argc;
 static char **user_argv;
@@ -235,7 +232,7 @@ static void global_exit(int status)
         pause();
 }
 
-void mupci_handle_GLOBAL_EXIT(int src, const mupci_msg_t *m, const void *payload, size_t len)
+static void mupci_handle_GLOBAL_EXIT(int src, const mupci_msg_t *m, const void *payload, size_t len)
 {
     mupci_msg_t ack = {MUPCI_MSG_ACK, 0, m->op, 0, 0};
     mupci_engine_send(src, &ack, NULL, 0);
@@ -398,4 +395,13 @@ int main(int argc, char **argv)
     if (atomic_load(&exiting))
         _exit(status); /* exit() is already running on the computation pthread */
     exit(status);
+}
+
+/* This module's message types, given to the engine before main (engine.h). */
+__attribute__((constructor)) static void register_handlers(void)
+{
+    static const mupci_handler_entry_t handlers[] = {
+    {MUPCI_MSG_GLOBAL_EXIT, mupci_handle_GLOBAL_EXIT},
+    };
+    MUPCI_HANDLERS_REGISTER(handlers);
 }
