@@ -35,7 +35,7 @@
 #include <stdlib.h>
 
 /* Every block starts on a 64-byte boundary: enough for any scalar, and a
- * block never shares a cache line with its neighbour (issue 4's cache). */
+ * block never shares a cache line with its neighbour (the remote reference cache's lines). */
 #define HEAP_ALIGN 64
 
 enum { HEAP_STATUS_NOMEM = 0xffff, TOP_ROOM = 4096 };

@@ -1,6 +1,6 @@
 /*
  * alloc.h -- the shared heaps behind upc_global_alloc, upc_all_alloc,
- * upc_alloc and upc_free (seed 004 §4.4.8, DESIGN.md §3).
+ * upc_alloc and upc_free (the MuPC report §4.4.8).
  *
  * Segment layout after the static shared data (same offsets everywhere):
  *   [static_end, ...)  symmetric heap, from the bottom up: a block has the

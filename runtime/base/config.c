@@ -68,7 +68,7 @@ static const setting_t settings[MUPCI_CONFIG_KEYS] = {
     {"direct_gets", KIND_BOOL, 1, 0, 1, 0, FIELD(direct_gets),
      "large gets from threads on the same node copy straight from the target's memory "
      "(process_vm_readv) without involving it; off: every get is a message"},
-    /* On-node shared memory (runtime/node.h). */
+    /* On-node shared memory (runtime/transport/node.h). */
     {"shm", KIND_BOOL, 1, 0, 1, 0, FIELD(shm),
      "threads on one node map each other's segments: their gets, puts, barriers and atomics "
      "are loads and stores; off: every access to another thread is a message"},

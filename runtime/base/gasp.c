@@ -271,7 +271,7 @@ static void notify_always(unsigned int evt, gasp_evttype_t type, const char *fil
 
 /* The exit events tell a tool that the program ends, so that it can write
  * its results: they reach a linked tool even while measurement is off
- * (seed 001 §3.3 leaves not measuring to the tool, which gasp_control has
+ * (the GASP 1.4 specification §3.3 leaves not measuring to the tool, which gasp_control has
  * told).  --profile-only still filters them. */
 void mupci_gasp_exit_event(unsigned int evt, gasp_evttype_t type, const char *file, int line,
                            int status)
@@ -380,7 +380,7 @@ void *mupc_c_malloc(size_t nbytes, const char *file, int line)
     return p;
 }
 
-/* The END events pass the old pointer's value (seed 001 Table 2), which
+/* The END events pass the old pointer's value (the GASP 1.4 specification, Table 2), which
  * is not a use of the freed memory. */
 #pragma GCC diagnostic push
 #pragma GCC diagnostic ignored "-Wuse-after-free"
@@ -401,7 +401,7 @@ void mupc_c_free(void *ptr, const char *file, int line)
 #pragma GCC diagnostic pop
 
 /* ---------------------------------------------------------------- */
-/* pupc timer (seed 002)                                             */
+/* pupc timer (the UPC Performance Tool Interface report)           */
 /* ---------------------------------------------------------------- */
 
 pupc_tick_t pupc_ticks_now(void)

@@ -32,8 +32,8 @@ int mupci_gasp_local_events(void);
 void mupci_gasp_thread_init(int *argc, char ***argv);
 
 /* Deliver one event.  `is_local` marks accesses to data with local
- * affinity, which only --profile-local reports.  Varargs exactly as seed
- * 001 lists them for `evt`. */
+ * affinity, which only --profile-local reports.  Varargs exactly as the
+ * GASP 1.4 specification lists them for `evt`. */
 void mupci_gasp_notify(unsigned int evt, gasp_evttype_t type, int is_local,
                        const char *file, int line, ...);
 

@@ -1,6 +1,6 @@
 /*
- * direct.h -- on-node single-copy reads: the bypass DESIGN.md §2 leaves
- * room for beside the message path.
+ * direct.h -- on-node single-copy reads: a bypass beside the message
+ * path.
  *
  * A large get from a thread on the same node copies straight out of the
  * target's segment with Linux cross-memory attach (process_vm_readv), so
@@ -16,7 +16,7 @@
  * large on-node messages; the runtime's probe at start-up falls back to the
  * message path wherever the kernel refuses it (ptrace restrictions).
  *
- * With shm = on, threads whose segments are mapped (shm/node.h) need no
+ * With shm = on, threads whose segments are mapped (transport/node.h) need no
  * kernel call at all: this path serves the node's threads only when shm is
  * off or the node fell back to messages.
  *

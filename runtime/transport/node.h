@@ -1,7 +1,6 @@
 /*
  * node.h -- which UPC threads share a node, and this process's mappings of
- * their shared segments (on-node shared memory, README "Running on a
- * cluster").
+ * their shared segments (on-node shared memory, runtime/transport/README.md).
  *
  * Every thread's segment lives in a memfd (segment.c); the threads of one
  * node open each other's through /proc/PID/fd and map them, so an access

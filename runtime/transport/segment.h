@@ -4,7 +4,7 @@
  * Layout of every thread's segment (offsets are the same on all threads):
  *   [0, 64)            reserved, so offset 0 can mean "null"
  *   [64, static_end)   static shared objects, in registration order
- *   [static_end, size) heaps (managed by mem/, issue 3)
+ *   [static_end, size) heaps (managed by mem/alloc.c)
  */
 #ifndef MUPCI_SEGMENT_H
 #define MUPCI_SEGMENT_H

@@ -1,6 +1,6 @@
 /*
  * xfer.h -- moving bytes to and from other threads' segments: the protocol
- * behind every get, put, mem* call and fence (seed 004 §4.4.4-4.4.5).
+ * behind every get, put, mem* call and fence (the MuPC report §4.4.4-4.4.5).
  *
  * Callers are the computation pthread, not holding the progress lock, with
  * arguments already checked; data with local affinity never gets here.

@@ -1,6 +1,6 @@
 /*
  * atomic.c -- UPC 1.3 atomics and the MuPC-style compare-and-swap family
- * (seed 004 §4.4.10).
+ * (the MuPC report §4.4.10).
  *
  * The target thread applies every atomic operation on its data under its
  * progress lock: requests from other threads in its ATOMIC handler, its

@@ -1,5 +1,5 @@
 /*
- * start.c -- process start-up and termination (seed 004 §4.4.2).
+ * start.c -- process start-up and termination (the MuPC report §4.4.2).
  *
  * The initial pthread initializes MPI, reads the configuration, maps the
  * segment, starts the computation pthread (which runs the user's main after
@@ -89,7 +89,7 @@ static void load_config(void)
 }
 
 /* More computation pthreads than cores on this node: yield sooner.
- * DESIGN.md §2 counts both pthreads (ranks x 2 > cores), but the
+ * One could count both pthreads (ranks x 2 > cores), but the
  * communication pthread sleeps while its computation pthread waits, and
  * bench/core measured 2 ranks on 2 cores at half the get latency when they
  * spin the full spin_polls (1.6 us against 3.3 us), so only the
