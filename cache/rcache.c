@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * rcache.c -- the remote reference cache wired to the message engine.
  */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * coll_ops.c -- typed reduction operations (see coll_ops.h).
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * coll_ops.h -- the reduction operations of upc_all_reduceT and
  * upc_all_prefix_reduceT on arrays of any of the eleven UPC types (pure

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * coll_reduce.c -- upc_all_reduceT and upc_all_prefix_reduceT.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * bounds.c -- the checks of `checks = bounds` (see bounds.h).
  *

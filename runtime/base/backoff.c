@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * backoff.c -- the spin / yield / sleep ladder of idle and waiting pthreads.
  */

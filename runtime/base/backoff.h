@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * backoff.h -- how a pthread waits when there is nothing to do.
  *

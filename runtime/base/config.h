@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * config.h -- the runtime's settings: one table of keys, read from
  * built-in defaults, then a configuration file, then MUPC_<KEY>

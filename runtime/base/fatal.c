@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * fatal.c -- print one clear message, then end the whole job.
  */

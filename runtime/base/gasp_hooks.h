@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * gasp_hooks.h -- the runtime's single path to a GASP tool.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * heap.h -- a first-fit (or, from the top, highest-fit) allocator over a
  * range of segment offsets

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * direct.h -- on-node single-copy reads: a bypass beside the message
  * path.

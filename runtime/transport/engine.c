@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * engine.c -- progress lock, batches, persistent receives, send completion,
  * operation slots, and the two ways of waiting (communication loop and

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * msg.c -- packing and unpacking of batched protocol messages (pure code).
  */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * node.c -- the node layout and the mappings of on-node segments (node.h).
  */

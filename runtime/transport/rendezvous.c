@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * rendezvous.c -- collective calls checked and gathered at thread 0
  * (rendezvous.h).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * request.c -- request/reply plumbing for control operations (request.h).
  */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * request.h -- control requests answered by one reply (heap, locks,
  * atomics, collective rendezvous).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * segment.c -- mapping the shared segment and placing static shared data.
  */

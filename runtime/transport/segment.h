@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * segment.h -- this thread's shared segment and the static shared objects.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * xfer.c -- get/put/memset/fence protocol and its message handlers.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * barrier.c -- upc_barrier, upc_notify, upc_wait over a binary tree.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * nb.c -- implicit-handle transfers of upc_nb.h (upc_mem*_nbi, upc_synci,
  * upc_synci_attempt): the explicit calls, with their handles kept here.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * tick.c -- upc_tick.h: ticks are CLOCK_MONOTONIC nanoseconds.
  */
