@@ -36,13 +36,6 @@ void mupci_xfer_init(int threads)
         mupci_fatal("out of memory");
 }
 
-/* Where [offset, ...) of `thread`'s segment is mapped here, or NULL. */
-static inline char *on_node(int thread, uint64_t offset)
-{
-    char *segment = mupci_node_segment(thread);
-    return segment ? segment + offset : NULL;
-}
-
 /* The handle of a non-blocking access that completed before it returned. */
 static uint64_t completed_handle(void)
 {
@@ -104,7 +97,7 @@ static int goes_direct(int thread, size_t n)
 /* A blocking get takes the progress lock once: ask, wait, free the slot. */
 void mupci_xfer_get(void *dst, int thread, uint64_t offset, size_t n)
 {
-    const char *mapped = on_node(thread, offset);
+    const char *mapped = mupci_xfer_mapped(thread, offset);
     if (mapped) {
         memcpy(dst, mapped, n);
         return;
@@ -123,7 +116,7 @@ void mupci_xfer_get(void *dst, int thread, uint64_t offset, size_t n)
  * it waits in upc_sync. */
 uint64_t mupci_xfer_get_nb(void *dst, int thread, uint64_t offset, size_t n)
 {
-    const char *mapped = on_node(thread, offset);
+    const char *mapped = mupci_xfer_mapped(thread, offset);
     if (mapped) {
         memcpy(dst, mapped, n);
         return completed_handle();
@@ -174,7 +167,7 @@ static mupci_op_t *start_put(int thread, uint64_t offset, const void *src, size_
 
 void mupci_xfer_put(int thread, uint64_t offset, const void *src, size_t n)
 {
-    char *mapped = on_node(thread, offset);
+    char *mapped = mupci_xfer_mapped(thread, offset);
     if (mapped) {
         memcpy(mapped, src, n);
         return;
@@ -186,7 +179,7 @@ void mupci_xfer_put(int thread, uint64_t offset, const void *src, size_t n)
 
 uint64_t mupci_xfer_put_nb(int thread, uint64_t offset, const void *src, size_t n)
 {
-    char *mapped = on_node(thread, offset);
+    char *mapped = mupci_xfer_mapped(thread, offset);
     if (mapped) {
         memcpy(mapped, src, n);
         return completed_handle();
@@ -214,7 +207,7 @@ static void apply_masked(unsigned char *dst, const uint64_t *mask, const unsigne
 void mupci_xfer_put_masked(int thread, uint64_t offset, const void *src, const uint64_t *mask,
                            size_t n)
 {
-    char *mapped = on_node(thread, offset);
+    char *mapped = mupci_xfer_mapped(thread, offset);
     if (mapped) {
         apply_masked((unsigned char *)mapped, mask, src, n);
         return;
@@ -238,7 +231,7 @@ void mupci_xfer_put_masked(int thread, uint64_t offset, const void *src, const u
 
 void mupci_xfer_memset(int thread, uint64_t offset, int c, size_t n)
 {
-    char *mapped = on_node(thread, offset);
+    char *mapped = mupci_xfer_mapped(thread, offset);
     if (mapped) {
         memset(mapped, c, n);
         return;
@@ -251,7 +244,7 @@ void mupci_xfer_memset(int thread, uint64_t offset, int c, size_t n)
 
 uint64_t mupci_xfer_memset_nb(int thread, uint64_t offset, int c, size_t n)
 {
-    char *mapped = on_node(thread, offset);
+    char *mapped = mupci_xfer_mapped(thread, offset);
     if (mapped) {
         memset(mapped, c, n);
         return completed_handle();
@@ -269,7 +262,8 @@ uint64_t mupci_xfer_memset_nb(int thread, uint64_t offset, int c, size_t n)
 void mupci_xfer_copy(int dst_thread, uint64_t dst_offset, int src_thread, uint64_t src_offset,
                      size_t n)
 {
-    char *to = on_node(dst_thread, dst_offset), *from = on_node(src_thread, src_offset);
+    char *to = mupci_xfer_mapped(dst_thread, dst_offset);
+    char *from = mupci_xfer_mapped(src_thread, src_offset);
     if (to && from) {
         memmove(to, from, n);
         return;

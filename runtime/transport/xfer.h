@@ -12,10 +12,23 @@
 #error "this is an internal header of libmupc; include <upc.h> or <mupc.h> instead"
 #endif
 
+#include "transport/node.h"
+
 #include <stddef.h>
 #include <stdint.h>
 
 void mupci_xfer_init(int threads);
+
+/* The route of an access to `thread`, chosen here and only here: where
+ * [offset, ...) of its segment is mapped in this process (a load or a
+ * store; on-node shared memory, node.h), or NULL, and then the calls below
+ * copy straight from a segment of this node (direct.h) or send messages.
+ * The access API's inline fast path asks this first. */
+static inline char *mupci_xfer_mapped(int thread, uint64_t offset)
+{
+    char *segment = mupci_node_segment(thread);
+    return segment ? segment + offset : NULL;
+}
 
 /* Blocking get: the bytes are in `dst` on return. */
 void mupci_xfer_get(void *dst, int thread, uint64_t offset, size_t n);

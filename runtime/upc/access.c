@@ -116,9 +116,9 @@ MUPCI_ACCESS_INLINE void access_get(void *dst, mupc_ptr_t src, size_t n, int str
     check_ptr("shared read", src, n, file, line);
     if (strict)
         mupci_fence(file, line);
-    const char *segment = mupci_node_segment((int)src.thread); /* this node's, or NULL */
-    if (segment) {
-        memcpy(dst, segment + src.addr, n);
+    const char *mapped = mupci_xfer_mapped((int)src.thread, src.addr); /* on this node */
+    if (mapped) {
+        memcpy(dst, mapped, n);
         if (strict && mupci_node_sharing) /* later accesses stay after it (other
                                             * processes write here) */
             mupci_node_fence();
@@ -137,9 +137,9 @@ MUPCI_ACCESS_INLINE void access_put(mupc_ptr_t dst, const void *src, size_t n, i
     check_ptr("shared write", dst, n, file, line);
     if (strict)
         mupci_fence(file, line);
-    char *segment = mupci_node_segment((int)dst.thread); /* this node's, or NULL */
-    if (segment)
-        memcpy(segment + dst.addr, src, n);
+    char *mapped = mupci_xfer_mapped((int)dst.thread, dst.addr); /* on this node */
+    if (mapped)
+        memcpy(mapped, src, n);
     else if (!strict && mupci_rcache_serves(n))
         mupci_rcache_put((int)dst.thread, dst.addr, src, n, file, line);
     else
