@@ -406,6 +406,18 @@ static void flush_urgent(void)
     }
 }
 
+/* A module linked statically is left out when the program uses nothing of
+ * it, and with it its handlers; but then no thread sends its messages
+ * either (each module sends the types it handles). */
+static inline void handle(int src, const mupci_msg_t *m, const void *payload, size_t len)
+{
+    mupci_handler_fn fn = handlers[m->type];
+    if (mupci_unlikely(!fn))
+        mupci_fatal("internal error: no handler registered for message type %s from thread %d",
+                    mupci_msg_type_name(m->type), src);
+    fn(src, m, payload, len);
+}
+
 static void dispatch_batch(int src, const char *buf, size_t len)
 {
     size_t pos = 0;
@@ -414,7 +426,7 @@ static void dispatch_batch(int src, const char *buf, size_t len)
     size_t plen;
     int rc;
     while ((rc = mupci_msg_next(buf, len, &pos, &m, &payload, &plen)) == 1)
-        handlers[m.type](src, &m, payload, plen);
+        handle(src, &m, payload, plen);
     if (rc < 0)
         mupci_fatal("internal error: malformed batch of %zu bytes from thread %d at byte %zu",
                     len, src, pos);
@@ -423,7 +435,7 @@ static void dispatch_batch(int src, const char *buf, size_t len)
 void mupci_engine_deliver_local(const mupci_msg_t *m, const void *payload, size_t len)
 {
     progress_depth++;
-    handlers[m->type](mupc_mythread, m, payload, len);
+    handle(mupc_mythread, m, payload, len);
     progress_depth--;
     /* What the handler sent (a lock handed to a waiter, a collective's
      * answers) must not wait for the communication pthread's next pass:
@@ -699,10 +711,6 @@ void mupci_engine_init(const mupci_config_t *config, int oversubscribed)
     cfg = config;
     /* From here on an abort first stops the other pthread's MPI calls. */
     mupci_fatal_set_abort_hook(mupci_engine_lock_for_abort);
-    for (int t = 0; t < MUPCI_MSG_NTYPES; t++)
-        if (!handlers[t])
-            mupci_fatal("internal: no handler registered for message type %s",
-                        mupci_msg_type_name((unsigned)t));
     MUPCI_MPI(MPI_Comm_size(mupci_comm, &nthreads));
     make_policies(oversubscribed);
     batches = calloc((size_t)nthreads, sizeof *batches);

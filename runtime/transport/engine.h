@@ -122,8 +122,8 @@ void mupci_engine_wait_op_locked(mupci_op_t *op);
  * give it their handlers, and the modules that have work to do without a
  * message give it progress hooks (GASNet-EX's gex_EP_RegisterHandlers).
  * Handlers are registered before main (the owners' constructors), so a
- * message that arrives early always finds its handler; mupci_engine_init
- * stops the job if a type has none.  A handler runs with the progress lock
+ * message that arrives early always finds its handler; a message of a type
+ * with none stops the job.  A handler runs with the progress lock
  * held, on whichever pthread drives progress. */
 typedef void (*mupci_handler_fn)(int src, const mupci_msg_t *m, const void *payload,
                                  size_t len);
