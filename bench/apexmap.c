@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * apexmap.c -- the MuPC report's modified Apex-MAP (§5.2-5.3): what the remote
  * reference cache does for reads with given spatial (L) and temporal (K)

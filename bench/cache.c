@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * cache.c -- the remote reference cache's figures (run with the cache on;
  * bench/core, run with it off, gives mupc.get.latency_us to compare with).

@@ -1,5 +1,6 @@
+/* SPDX-License-Identifier: MIT */
 /*
- * coll.c -- collectives and non-blocking overlap (issue 6), to set against
+ * coll.c -- collectives and non-blocking overlap, to set against
  * bench/mpi_baselines' MPI_Bcast, MPI_Allreduce and MPI_Alltoall.
  *
  *   mupcrun -n N bench/coll [--quick]

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * core.c -- the core runtime's figures, to set against bench/mpi_baselines.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * gasp.c -- what GASP costs: the 8-byte relaxed remote get of bench/core
  * (cache off), built three ways from this one file (bench/Makefile.inc):

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * gasp_count_tool.c -- the cheapest useful GASP tool: it counts events by
  * identifier, for bench/gasp_count (gasp.overhead.count_pct).  With

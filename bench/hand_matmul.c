@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* hand_matmul.c -- the matmul kernel of matmul_kernel.h written by hand
  * against mupc.h (through the <mupc_upc.h> macro layer), the way translated code
  * was written before the translator: prints mupc.hand.matmul_s, the

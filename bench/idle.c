@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * idle.c -- how much CPU an idle libmupc program burns.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* matmul_kernel.h -- the kernel bench/xlate_matmul.upc (UPC, translated)
  * and bench/hand_matmul.c (C against mupc.h) both time: C = A x B for this
  * thread's rows, A and C `shared [N] double [N*THREADS][N]` (row i on

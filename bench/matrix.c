@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * matrix.c -- the performance matrix of the MuPC report (Tables 8.1 and 8.2): the
  * cost per dword of seven fine-grained access patterns, read and write, on

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * mpi_baselines.c -- raw MPI on this machine, the yardstick for bench/core.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * shm.c -- remote access between the threads of a node, and across
  * (simulated) nodes: the figures of on-node shared memory.

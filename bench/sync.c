@@ -1,6 +1,7 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * sync.c -- heap, lock and atomic figures, to set against
- * bench/mpi_baselines (issue 3).
+ * bench/mpi_baselines.
  *
  *   mupcrun -n 2 bench/sync [--quick]
  *     mupc.alloc.global_us      upc_global_alloc + upc_free, from thread 1

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * timing.h -- what the benchmarks share: a monotonic clock, the median of
  * batch means, and the one output format, `name value`, one per line.
@@ -56,7 +57,7 @@ static inline int bench_iters(const bench_plan_t *p, int full)
 }
 
 /* The figure's name depends on the thread count: "x.y_us" with 2
- * threads (the issue's reference case), "x.y_Nt_us" otherwise. */
+ * threads (the reference case), "x.y_Nt_us" otherwise. */
 static inline void bench_report(const char *name2, const char *unit, int threads, double value)
 {
     if (threads == 2)

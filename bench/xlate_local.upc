@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* xlate_local.upc -- what a shared read with local affinity costs in
  * translated code (mupcc compiles this file), against the same reads of a
  * private array: random reads of this thread's own elements of a cyclic

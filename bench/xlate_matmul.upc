@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* xlate_matmul.upc -- the matmul kernel of matmul_kernel.h in UPC, compiled
  * by mupcc (the translator): prints mupc.xlate.matmul_s, the fastest of the
  * rounds, to compare with bench/hand_matmul.c's mupc.hand.matmul_s. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * heat.upc -- 1-D heat diffusion (Jacobi), the quick-start demo.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * histogram.upc -- the MuPC report §7.1.1: random updates to a cyclic shared table.
  *

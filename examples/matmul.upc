@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * matmul.upc -- C = A x B, the naive O(N^3) kernel of the MuPC report §7.1.2
  * and its "temporal" rewrite of §5.5, every element a fine-grained shared

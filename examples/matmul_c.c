@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * matmul_c.c -- examples/matmul.upc written by hand in C against libmupc
  * (<mupc_upc.h>), kept to measure the translated program against: the same

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * sobel.upc -- the MuPC report §7.1.3: Sobel edge detection on a row-blocked image.
  *

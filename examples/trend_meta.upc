@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * trend_meta.upc -- ti-trend-prof's second bug shape (§5.2.1), for mupc-trend:
  * ITEMS meta-data entries are spread over the threads (item j on thread

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * trend_read.upc -- ti-trend-prof's first bug shape (§2, §5.1), for mupc-trend:
  * thread 0 fills a table (as if it had read it from a file), then every

@@ -1,6 +1,5 @@
+/* SPDX-License-Identifier: MIT */
 /*
- * SPDX-License-Identifier: MIT
- *
  * bupc_collectivev.h -- the value-based collectives of Berkeley UPC
  * (interface version 1.2, as the Berkeley UPC User's Guide describes
  * it): one scalar (or structure) per thread in, a value out, with the C

@@ -1,6 +1,5 @@
+/* SPDX-License-Identifier: MIT */
 /*
- * SPDX-License-Identifier: MIT
- *
  * bupc_extensions.h -- the Berkeley UPC extensions that public UPC
  * programs use, as libmupc provides them (doc/extensions.md lists what is
  * provided and what is not).  Names, arguments and meaning follow the

@@ -1,5 +1,6 @@
+/* SPDX-License-Identifier: MIT */
 /*
- * gasp.h -- the GASP performance-tool interface, version 1.4 (seed 001 §3).
+ * gasp.h -- the GASP performance-tool interface, version 1.4 (the GASP 1.4 specification §3).
  *
  * A tool provides gasp_init, gasp_event_notify, gasp_event_notifyVA,
  * gasp_control and gasp_create_event and is linked into the program with

@@ -1,5 +1,6 @@
+/* SPDX-License-Identifier: MIT */
 /*
- * gasp_upc.h -- the UPC events libmupc raises (seed 001 §5.4-5.5).
+ * gasp_upc.h -- the UPC events libmupc raises (the GASP 1.4 specification §5.4-5.5).
  *
  * Only supported events are defined here (the spec requires it), so a tool
  * can use `#ifdef GASP_UPC_LOCK` to learn what this runtime reports.
@@ -58,7 +59,7 @@
  * Implementation-specific events (range 0x60000000-0xBFFFFFFF):
  *   GASP_MUPC_ATOMIC  gasp_upc_PTS_t *target, int upc_op, int upc_type, int is_relaxed
  *       one upc_atomic_strict/relaxed, mupc_cswap_T or mupc_fetch_add_T call
- *       (seed 001 has no atomic events); upc_op and upc_type are upc_types.h codes
+ *       (the GASP 1.4 specification has none); upc_op and upc_type are upc_types.h codes
  *   GASP_MUPC_NB_SYNC_ATTEMPT  START gasp_upc_nb_handle_t handle; END adds
  *       int result: one upc_sync_attempt / upc_synci_attempt test of a
  *       non-trivial handle; result 1 means complete, and the GASP_UPC_NB_SYNC
@@ -82,7 +83,7 @@ extern "C" {
 /* Incremented when implementation-specific events are added. */
 #define GASP_UPC_VERSION 3
 
-/* Opaque to tools (seed 001 §5.4): pointer-to-shared and upc_lock_t. */
+/* Opaque to tools (the GASP 1.4 specification §5.4): pointer-to-shared and upc_lock_t. */
 typedef void gasp_upc_PTS_t;
 typedef void gasp_upc_pts_t;
 typedef void gasp_upc_lock_t;

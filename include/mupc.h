@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * mupc.h -- the translator-facing runtime API of libmupc.
  *
@@ -387,7 +388,7 @@ MUPC_ATOMIC_INT_TYPES(MUPC_DECLARE_ATOMIC)
  * steps; exchange sends directly).  So UPC_IN_MYSYNC / UPC_OUT_MYSYNC
  * (and NOSYNC) cost nothing; UPC_IN_ALLSYNC and UPC_OUT_ALLSYNC (the
  * defaults) add a barrier at entry and at exit.
- * GASP: GASP_UPC_ALL_<NAME> start and end (seed 001 Table 10). */
+ * GASP: GASP_UPC_ALL_<NAME> start and end (the GASP 1.4 specification, Table 10). */
 void mupc_all_broadcast(mupc_ptr_t dst, mupc_ptr_t src, size_t nbytes, upc_flag_t flags,
                         const char *file, int line);
 void mupc_all_scatter(mupc_ptr_t dst, mupc_ptr_t src, size_t nbytes, upc_flag_t flags,
@@ -447,7 +448,7 @@ void mupc_global_exit(int status, const char *file, int line) __attribute__((nor
 
 /* ---------------------------------------------------------------- */
 /* Events only a compiler sees (GASP_UPC_FORALL, GASP_C_FUNC,         */
-/* GASP_C_MALLOC/REALLOC/FREE; seed 001 Tables 1, 2 and 5)           */
+/* GASP_C_MALLOC/REALLOC/FREE; GASP 1.4 specification Tables 1, 2, 5) */
 /* ---------------------------------------------------------------- */
 
 /* A translator calls these around each upc_forall, at each user

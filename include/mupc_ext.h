@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * mupc_ext.h -- libmupc's own extensions that involve no pointer-to-shared:
  * the remote reference cache's counters and shape, and the segment size.

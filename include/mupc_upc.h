@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * mupc_upc.h -- a thin macro layer for C written by hand against libmupc
  * (UPC programs use <upc.h>, the standard header that mupcc's translator

@@ -1,6 +1,7 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * pupc.h -- what a UPC program uses to talk to a performance tool
- * (seed 001 §5.2-5.3) and the seed-002 high-resolution timer.
+ * (the GASP 1.4 specification §5.2-5.3) and a high-resolution timer.
  *
  * Without `mupcc --profile*` these calls do nothing (pupc_create_event
  * still returns distinct identifiers in the user range), so a program
@@ -41,7 +42,7 @@ void mupc_pupc_event_at(const char *file, int line, gasp_evttype_t type, unsigne
 #define pupc_event_atomic(...) mupc_pupc_event_at(__FILE__, __LINE__, GASP_ATOMIC, __VA_ARGS__)
 #endif
 
-/* High-resolution timer (seed 002): ticks are nanoseconds of
+/* High-resolution timer: ticks are nanoseconds of
  * CLOCK_MONOTONIC, comparable within one process. */
 typedef uint64_t pupc_tick_t;
 #define PUPC_TICK_MIN ((pupc_tick_t)0)

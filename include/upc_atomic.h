@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * upc_atomic.h -- the UPC 1.3 atomic memory operations library.
  *

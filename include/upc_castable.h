@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * upc_castable.h -- UPC 1.3 castability: which shared data a thread can
  * reach through an ordinary C pointer.  Here each UPC thread is its own

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * upc_collective.h -- the UPC collectives for hand-written programs (the
  * thin layer over mupc.h, which documents the semantics, algorithms and

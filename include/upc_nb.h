@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * upc_nb.h -- UPC 1.3 non-blocking transfers for hand-written programs
  * (the thin layer over mupc.h; see mupc_get_nb and mupc_memcpy_nb there

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * upc_tick.h -- UPC 1.3 high-resolution timer.  A tick is one nanosecond
  * of CLOCK_MONOTONIC: comparable between calls on the same thread, and

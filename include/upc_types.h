@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * upc_types.h -- UPC 1.3 operation and type codes, shared by the atomics
  * (<upc_atomic.h>) and the collectives.

@@ -299,8 +299,12 @@ static MPI_Datatype pieces_type(const pieces_t *p, int file_side)
     return t;
 }
 
-/* One contiguous collective transfer of n bytes at off (n may be 0, and
- * may differ between threads).  Returns the bytes moved. */
+/* One contiguous transfer of n bytes at off (n may be 0, and may differ
+ * between threads), part of a collective call every thread has met in
+ * (meet), so each thread's share goes by independent I/O: an MPI
+ * collective here would make every call wait for the slowest process
+ * once more, which costs milliseconds when processes outnumber cores
+ * (GWU's NPB BT-IO reads 5 doubles per call).  Returns the bytes moved. */
 static upc_off_t xfer_contig(upc_file_t *fd, int writing, upc_off_t off, void *buf, size_t n,
                              const char *what, const char *file, int line)
 {
@@ -317,26 +321,19 @@ static upc_off_t xfer_contig(upc_file_t *fd, int writing, upc_off_t off, void *b
     pieces_t p = {0};
     pieces_add(&p, off, buf, n);
     if (p.n == 0) {
-        if (writing)
-            IO_MPI(fd, MPI_File_write_at_all(fd->fh, 0, NULL, 0, MPI_BYTE, &st), what, file, line);
-        else
-            IO_MPI(fd, MPI_File_read_at_all(fd->fh, 0, NULL, 0, MPI_BYTE, &st), what, file, line);
+        /* nothing to move */
     } else if (n <= INT_MAX) {
         if (writing)
-            IO_MPI(fd, MPI_File_write_at_all(fd->fh, off, buf, (int)n, MPI_BYTE, &st), what,
-                   file, line);
+            IO_MPI(fd, MPI_File_write_at(fd->fh, off, buf, (int)n, MPI_BYTE, &st), what, file, line);
         else
-            IO_MPI(fd, MPI_File_read_at_all(fd->fh, off, buf, (int)n, MPI_BYTE, &st), what,
-                   file, line);
+            IO_MPI(fd, MPI_File_read_at(fd->fh, off, buf, (int)n, MPI_BYTE, &st), what, file, line);
         MPI_Get_elements_x(&st, MPI_BYTE, &got);
     } else {
         MPI_Datatype mt = pieces_type(&p, 0);
         if (writing)
-            IO_MPI(fd, MPI_File_write_at_all(fd->fh, off, MPI_BOTTOM, 1, mt, &st), what, file,
-                   line);
+            IO_MPI(fd, MPI_File_write_at(fd->fh, off, MPI_BOTTOM, 1, mt, &st), what, file, line);
         else
-            IO_MPI(fd, MPI_File_read_at_all(fd->fh, off, MPI_BOTTOM, 1, mt, &st), what, file,
-                   line);
+            IO_MPI(fd, MPI_File_read_at(fd->fh, off, MPI_BOTTOM, 1, mt, &st), what, file, line);
         MPI_Get_elements_x(&st, MPI_BYTE, &got);
         MPI_Type_free(&mt);
     }

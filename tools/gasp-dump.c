@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * gasp-dump -- a GASP tool that prints one line per event per thread:
  *
@@ -6,7 +7,7 @@
  * e.g.  "    41.207 1 GASP_UPC_GET END test.c:12 relaxed n=8 src=(0,64)".
  * Pointers-to-shared print as (thread,offset).  Lines go to standard error,
  * or to the file $GASP_DUMP_FILE with ".<thread>" appended.  Build and link
- * it like any tool (README, "Performance tools"):
+ * it like any tool (doc/gasp.md):
  *
  *   mupcc --profile -o prog prog.c -lgasp-dump
  */
@@ -60,7 +61,7 @@ static void pts(FILE *f, const char *label, gasp_upc_PTS_t *p)
     fprintf(f, " %s=(%u,%llu)", label, q->thread, (unsigned long long)q->addr);
 }
 
-/* The arguments seed 001 lists for this event, as gasp_upc.h documents. */
+/* The arguments the GASP 1.4 specification lists for this event, as gasp_upc.h documents. */
 static void arguments(FILE *f, unsigned int tag, gasp_evttype_t type, va_list ap)
 {
     int end = type == GASP_END;

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * gasp-profile -- a GASP tool that sums, per event and per source line,
  * the number of calls, the bytes they moved and the time they took, over

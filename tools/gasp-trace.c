@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * gasp-trace -- a GASP tool that writes a Chrome trace-event JSON file,
  * one track per UPC thread, which Perfetto (ui.perfetto.dev) and

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * mupc-nodes -- what `mupcrun -n N [launcher options] --show-config` runs
  * after printing the settings: starts N UPC threads the way the program

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # mupc-profile-stub.sh LEVEL [EVENT-FILE] -- print the C source of the
 # object that `mupcc --profile*` links into a program.  It tells libmupc
 # that a GASP tool is present (LEVEL 1 = --profile, 2 = --profile-local)

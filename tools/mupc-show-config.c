@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * mupc-show-config -- print the settings a libmupc program started here
  * would use, and where each came from (mupcrun --show-config runs this).
@@ -5,6 +6,7 @@
  *   mupc-show-config            the effective settings; exit 2 if invalid
  *   mupc-show-config --threads N  the same, for N UPC threads on this node
  *   mupc-show-config --example  the text of mupc.conf.example
+ *   mupc-show-config --man      the SETTINGS section of mupc.conf(5)
  *   mupc-show-config --keys     the key names, one per line
  */
 #include "base/config.h"
@@ -53,6 +55,10 @@ int main(int argc, char **argv)
         mupci_config_write_example(stdout);
         return 0;
     }
+    if (argc == 2 && strcmp(argv[1], "--man") == 0) {
+        mupci_config_write_man(stdout);
+        return 0;
+    }
     if (argc == 2 && strcmp(argv[1], "--keys") == 0) {
         for (int i = 0; i < MUPCI_CONFIG_KEYS; i++)
             puts(mupci_config_key_name(i));
@@ -60,10 +66,11 @@ int main(int argc, char **argv)
     }
     int help = argc == 2 && (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0);
     fprintf(help ? stdout : stderr,
-            "usage: mupc-show-config [--threads N | --example | --keys]\n"
+            "usage: mupc-show-config [--threads N | --example | --man | --keys]\n"
             "  (no option)  print the effective settings and their origins\n"
             "  --threads N  the same, segment_size = auto computed for N threads on this node\n"
             "  --example    print mupc.conf.example: every key, default and range\n"
+            "  --man        print the SETTINGS section of mupc.conf(5)\n"
             "  --keys       print the key names\n"
             "Settings: defaults, then the first of $MUPC_CONF, ./mupc.conf, ~/.mupc.conf,\n"
             "then MUPC_<KEY> environment variables.\n");

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * trend_collect.c -- the collection half of mupc-trend (ti-trend-prof): a GASP
  * tool that counts, per source location and operation, the remote

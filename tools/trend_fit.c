@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * trend_fit.c -- least-squares fits of a + b*x and a + b*x^c (trend_fit.h).
  *

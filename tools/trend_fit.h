@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * trend_fit.h -- the models of mupc-trend (ti-trend-prof §4): a count y as a
  * linear function a + b*x or a power law with offset a + b*x^c of a

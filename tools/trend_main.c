@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * mupc-trend -- communication scaling trends from small runs (ti-trend-prof).
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * trend_ops.h -- the operations mupc-trend counts, shared by the
  * collecting tool (trend_collect.c) and the analysis (mupc-trend).

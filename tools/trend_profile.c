@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * trend_profile.c -- reading mupc-trend profile files (trend_profile.h).
  */

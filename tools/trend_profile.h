@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * trend_profile.h -- mupc-trend profile files: reading them.
  *

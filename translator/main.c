@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* main.c -- mupc-translate: UPC source to C that calls <mupc.h>.
  *
  *   mupc-translate [--prelude DIR] [--runtime-include DIR] [--clang PATH]

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* prelex.c -- the token pass from UPC to parseable C (see prelex.h). */
 #include "prelex.h"
 #include "text.h"

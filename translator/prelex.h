@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* prelex.h -- the token pass that turns UPC syntax into C that clang parses.
  *
  * On translated regions only (see regions.h), keeping every newline so

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* regions.c -- line markers of the preprocessed text (see regions.h). */
 #include "regions.h"
 #include "text.h"

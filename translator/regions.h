@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* regions.h -- the preprocessed text split at its line markers.
  *
  * clang -E marks every change of file with `# LINE "FILE" FLAGS`.  Each

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* rewrite.c -- shared accesses, pointers-to-shared and UPC declarations
  * become <mupc.h> calls (see rewrite.h).
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* rewrite.h -- from the parsed, prelexed text to C that calls <mupc.h>.
  *
  * libclang types every expression; the rewriter replaces each one that

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* text.c -- growable strings and text edits (see text.h). */
 #include "text.h"
 

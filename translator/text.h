@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* text.h -- growable strings and a list of text edits, for the translator.
  * An edit replaces bytes [start, end) of a source text; edits are applied
  * outermost-first, so nested edits never clash; an insertion (start ==

@@ -1,10 +1,10 @@
-/* SPDX-License-Identifier: BSD-3-Clause */
+/* SPDX-License-Identifier: MIT */
 /*
  * config.c -- the settings table, its parser and its validation.
  *
- * Adding a setting means adding one field to mupci_config_t and one row to
- * `settings` below: parsing, range checks, the environment variable,
- * --show-config and mupc.conf.example all follow from the row.
+ * Adding a setting means adding one row to settings.def: the field of
+ * mupci_config_t, parsing, range checks, the environment variable,
+ * --show-config, mupc.conf.example and mupc.conf(5) all follow from it.
  */
 #include "base/config.h"
 
@@ -24,90 +24,50 @@ typedef struct setting {
     const char *name;
     kind_t kind;
     long long def, min, max;
-    int pow2;           /* value must be a power of two */
+    int flags;          /* MUPCI_SETTING_POW2, MUPCI_SETTING_AUTO */
+    const char *words;  /* KIND_WORD: the spellings, '|' between them */
+    const char *env;    /* MUPC_<KEY> */
+    const char *units;  /* for the manual */
+    const char *help;   /* one line */
+    const char *more;   /* more for the manual, or "" */
     size_t offset;      /* of the field in mupci_config_t */
-    const char *help;
 } setting_t;
 
-/* The spellings of KIND_WORD settings: the value is the word's index. */
-static const char *const checks_words[] = {"off", "bounds", NULL};
-static const struct {
-    const char *name;
-    const char *const *words;
-} word_settings[] = {{"checks", checks_words}};
-
-#define KiB (1LL << 10)
-#define MiB (1LL << 20)
-#define GiB (1LL << 30)
-#define FIELD(f) offsetof(mupci_config_t, f)
+#define KiB MUPCI_KiB
+#define MiB MUPCI_MiB
+#define GiB MUPCI_GiB
 
 static const setting_t settings[MUPCI_CONFIG_KEYS] = {
-    {"segment_size", KIND_SIZE, MUPCI_SEGMENT_AUTO, 1 * MiB, 64 * GiB, 0, FIELD(segment_size),
-     "shared segment per UPC thread, rounded up to whole pages (address space is reserved, "
-     "pages are touched on use); auto: 3/4 of the node's memory shared among the UPC threads "
-     "on the node, in 64M steps, 64M..16G"},
-    {"local_heap_percent", KIND_INT, 100, 1, 100, 0, FIELD(local_heap_percent),
-     "the most of each segment upc_alloc may use; upc_alloc's heap grows down from the top of "
-     "the segment and that of upc_all_alloc and upc_global_alloc up from the static shared "
-     "data, and they meet anywhere"},
-    {"batch_size", KIND_SIZE, 16 * KiB, 1 * KiB, 1 * MiB, 1, FIELD(batch_size),
-     "size of one batched MPI message and of each receive buffer; smaller transfers travel inline"},
-    {"fragment_size", KIND_SIZE, 256 * KiB, 4 * KiB, 64 * MiB, 1, FIELD(fragment_size),
-     "large transfers move in pieces of this size"},
-    {"recv_buffers", KIND_INT, 8, 2, 1024, 0, FIELD(recv_buffers),
-     "persistent receives per thread"},
-    {"send_slots", KIND_INT, 64, 4, 4096, 0, FIELD(send_slots),
-     "sends in flight before a sender waits for some to complete"},
-    {"spin_polls", KIND_INT, 100, 0, 1000000, 0, FIELD(spin_polls),
-     "polls before a waiting pthread yields (a quarter when ranks outnumber cores)"},
-    {"yield_window_us", KIND_INT, 2000, 0, 1000000, 0, FIELD(yield_window_us),
-     "how long an idle pthread yields before it starts sleeping"},
-    {"idle_sleep_max_us", KIND_INT, 2000, 10, 100000, 0, FIELD(idle_sleep_max_us),
-     "longest sleep of an idle pthread: bounds the first-request latency after a quiet period"},
-    /* 2000 rather than 1000: 4 idle threads burned 0.14-0.17 CPU-s per 2 s
-     * with 1000 (bench/idle, mark 0.2), 0.09-0.10 with 2000. */
-    {"direct_gets", KIND_BOOL, 1, 0, 1, 0, FIELD(direct_gets),
-     "large gets from threads on the same node copy straight from the target's memory "
-     "(process_vm_readv) without involving it; off: every get is a message"},
-    /* On-node shared memory (runtime/transport/node.h). */
-    {"shm", KIND_BOOL, 1, 0, 1, 0, FIELD(shm),
-     "threads on one node map each other's segments: their gets, puts, barriers and atomics "
-     "are loads and stores; off: every access to another thread is a message"},
-    {"simulate_nodes", KIND_INT, 1, 1, 1024, 0, FIELD(simulate_nodes),
-     "split the job's threads into this many pretend nodes (consecutive blocks) that may not "
-     "use each other's memory, to exercise the cross-node paths on one machine"},
-    {"verbose", KIND_INT, 0, 0, 2, 0, FIELD(verbose),
-     "1: thread 0 prints the settings at start-up"},
-    /* The remote reference cache (cache/README.md).  HP-UPC's defaults
-     * (1K lines, 256 sets); the MuPC report §5.4 finds more than 64 sets rarely
-     * helps reads, but write-heavy programs gain from larger tables. */
-    {"cache", KIND_BOOL, 1, 0, 1, 0, FIELD(cache),
-     "cache relaxed remote scalar accesses (noncoherent, write-back, invalidated at fences)"},
-    {"cache_line_size", KIND_SIZE, 1 * KiB, 64, 2 * KiB, 1, FIELD(cache_line_size),
-     "bytes per cache line: long lines serve vector-like access, short ones random access"},
-    {"cache_sets", KIND_INT, 256, 16, 1024, 1, FIELD(cache_sets),
-     "direct-mapped lines per remote thread"},
-    {"victim_cache_lines", KIND_INT, 8, 0, 64, 0, FIELD(victim_cache_lines),
-     "fully-associative victim cache of lines evicted by conflicts (0: none)"},
-    {"cache_stats", KIND_BOOL, 0, 0, 1, 0, FIELD(cache_stats),
-     "on: every thread prints its cache statistics at exit"},
-    {"checks", KIND_WORD, MUPCI_CHECKS_OFF, MUPCI_CHECKS_OFF, MUPCI_CHECKS_BOUNDS, 0,
-     FIELD(checks),
-     "bounds: every shared access is checked against the static shared array or heap block "
-     "it falls in, and one outside it (or crossing its end) stops the job with file:line"},
+#define MUPCI_SETTING(name, kind, def, min, max, flags, words, env, units, doc, more) \
+    {#name, KIND_##kind, def, min, max, flags, words, env, units, doc, more,       \
+     offsetof(mupci_config_t, name)},
+#include "base/settings.def"
+#undef MUPCI_SETTING
 };
 
-static const char *const *words_of(const setting_t *s)
+/* Word i of a KIND_WORD setting into buf (empty when there is none);
+ * returns 0, or -1 past the last word. */
+static int word_at(const setting_t *s, long long i, char *buf, size_t len)
 {
-    for (size_t i = 0; i < sizeof word_settings / sizeof word_settings[0]; i++)
-        if (strcmp(word_settings[i].name, s->name) == 0)
-            return word_settings[i].words;
-    return NULL;
+    const char *w = s->words;
+    for (long long k = 0; k < i && w; k++) {
+        w = strchr(w, '|');
+        if (w)
+            w++;
+    }
+    buf[0] = '\0';
+    if (w == NULL || *w == '\0')
+        return -1;
+    size_t n = strcspn(w, "|");
+    snprintf(buf, len, "%.*s", (int)n, w);
+    return 0;
 }
 
 /* Settings that also take the word "auto" (stored as 0, resolved at
  * start by mupci_config_resolve_segment). */
-static int takes_auto(const setting_t *s) { return strcmp(s->name, "segment_size") == 0; }
+static int takes_auto(const setting_t *s) { return (s->flags & MUPCI_SETTING_AUTO) != 0; }
+
+static int pow2(const setting_t *s) { return (s->flags & MUPCI_SETTING_POW2) != 0; }
 
 static void say(char *err, size_t errlen, const char *fmt, ...)
 {
@@ -143,7 +103,7 @@ static void format_value(char *buf, size_t len, const setting_t *s, long long v)
     else if (s->kind == KIND_BOOL)
         snprintf(buf, len, "%s", v ? "on" : "off");
     else if (s->kind == KIND_WORD)
-        snprintf(buf, len, "%s", words_of(s)[v]);
+        word_at(s, v, buf, len);
     else
         snprintf(buf, len, "%lld", v);
 }
@@ -155,17 +115,17 @@ static void format_allowed(char *buf, size_t len, const setting_t *s)
         return;
     }
     if (s->kind == KIND_WORD) {
-        const char *const *words = words_of(s);
+        char word[32];
         size_t used = 0;
         buf[0] = '\0';
-        for (int i = 0; words[i] && used < len; i++)
-            used += (size_t)snprintf(buf + used, len - used, "%s%s", i ? " or " : "", words[i]);
+        for (int i = 0; word_at(s, i, word, sizeof word) == 0 && used < len; i++)
+            used += (size_t)snprintf(buf + used, len - used, "%s%s", i ? " or " : "", word);
         return;
     }
     char lo[32], hi[32];
     format_value(lo, sizeof lo, s, s->min);
     format_value(hi, sizeof hi, s, s->max);
-    snprintf(buf, len, "%s..%s%s%s%s", lo, hi, s->pow2 ? ", a power of two" : "",
+    snprintf(buf, len, "%s..%s%s%s%s", lo, hi, pow2(s) ? ", a power of two" : "",
              s->kind == KIND_SIZE ? " (suffixes K, M, G, T)" : "", takes_auto(s) ? ", or auto" : "");
 }
 
@@ -184,10 +144,11 @@ static int parse_bool(const char *text, long long *out)
     return -1;
 }
 
-static int parse_word(const char *text, const char *const *words, long long *out)
+static int parse_word(const char *text, const setting_t *s, long long *out)
 {
-    for (int i = 0; words[i]; i++)
-        if (strcasecmp(text, words[i]) == 0) {
+    char word[32];
+    for (int i = 0; word_at(s, i, word, sizeof word) == 0; i++)
+        if (strcasecmp(text, word) == 0) {
             *out = i;
             return 0;
         }
@@ -200,7 +161,7 @@ static int parse_number(const char *text, const setting_t *s, long long *out)
     if (kind == KIND_BOOL)
         return parse_bool(text, out);
     if (kind == KIND_WORD)
-        return parse_word(text, words_of(s), out);
+        return parse_word(text, s, out);
     errno = 0;
     char *end;
     long long v = strtoll(text, &end, 10);
@@ -294,7 +255,7 @@ int mupci_config_set(mupci_config_t *cfg, const char *key, const char *value,
         say(err, errlen, "%s: %s: %s is out of range; allowed: %s", origin, key, value, allowed);
         return -1;
     }
-    if (s->pow2 && (v & (v - 1)) != 0) {
+    if (pow2(s) && (v & (v - 1)) != 0) {
         say(err, errlen, "%s: %s: %s is not a power of two; allowed: %s", origin, key, value,
             allowed);
         return -1;
@@ -443,9 +404,7 @@ int mupci_config_apply_env(mupci_config_t *cfg, mupci_getenv_fn getenv_fn, char 
                            size_t errlen)
 {
     for (int i = 0; i < MUPCI_CONFIG_KEYS; i++) {
-        char var[64] = "MUPC_";
-        for (size_t k = 0; settings[i].name[k] && k + 6 < sizeof var; k++)
-            var[5 + k] = (char)toupper((unsigned char)settings[i].name[k]);
+        const char *var = settings[i].env;
         const char *value = getenv_fn(var);
         if (value == NULL)
             continue;
@@ -701,7 +660,48 @@ void mupci_config_write_example(FILE *out)
     }
 }
 
+/* Text for man(7): backslashes doubled, nothing at a line's start that
+ * roff would read as a request. */
+static void man_text(FILE *out, const char *text)
+{
+    if (text[0] == '.' || text[0] == '\'')
+        fputs("\\&", out);
+    for (; *text; text++) {
+        if (*text == '\\')
+            fputs("\\e", out);
+        else
+            fputc(*text, out);
+    }
+}
+
+void mupci_config_write_man(FILE *out)
+{
+    fprintf(out, ".\\\" Generated by mupc-show-config --man from runtime/base/settings.def.\n");
+    for (int i = 0; i < MUPCI_CONFIG_KEYS; i++) {
+        const setting_t *s = &settings[i];
+        char def[32], allowed[160];
+        format_value(def, sizeof def, s, s->def);
+        format_allowed(allowed, sizeof allowed, s);
+        fprintf(out, ".TP\n.BR %s \" = \" %s\n", s->name, def);
+        man_text(out, s->help);
+        fputs(".\nAllowed: ", out);
+        man_text(out, allowed);
+        if (s->units[0])
+            fprintf(out, "; in %s", s->units);
+        fprintf(out, ".\nEnvironment:\n.BR %s .\n", s->env);
+        if (s->more[0]) {
+            man_text(out, s->more);
+            fputc('\n', out);
+        }
+    }
+}
+
 const char *mupci_config_key_name(int i)
 {
     return i >= 0 && i < MUPCI_CONFIG_KEYS ? settings[i].name : NULL;
+}
+
+const char *mupci_config_key_env(int i)
+{
+    return i >= 0 && i < MUPCI_CONFIG_KEYS ? settings[i].env : NULL;
 }

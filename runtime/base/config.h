@@ -1,6 +1,6 @@
-/* SPDX-License-Identifier: BSD-3-Clause */
+/* SPDX-License-Identifier: MIT */
 /*
- * config.h -- the runtime's settings: one table of keys, read from
+ * config.h -- the runtime's settings: the table in settings.def, read from
  * built-in defaults, then a configuration file, then MUPC_<KEY>
  * environment variables.
  *
@@ -18,35 +18,36 @@
 #include <stddef.h>
 #include <stdio.h>
 
-enum { MUPCI_CONFIG_KEYS = 19, MUPCI_CONFIG_ORIGIN_MAX = 160 };
-
 /* segment_size = auto (the default): computed at start from the node's
  * memory and the number of UPC threads on it. */
 enum { MUPCI_SEGMENT_AUTO = 0 };
 
-/* Values of the `checks` setting. */
+/* Values of the `checks` setting (its words in settings.def, in order). */
 enum { MUPCI_CHECKS_OFF = 0, MUPCI_CHECKS_BOUNDS = 1 };
 
+/* What settings.def's rows are written with. */
+#define MUPCI_KiB (1LL << 10)
+#define MUPCI_MiB (1LL << 20)
+#define MUPCI_GiB (1LL << 30)
+enum { MUPCI_SETTING_POW2 = 1, MUPCI_SETTING_AUTO = 2 };
+typedef size_t mupci_setting_SIZE;
+typedef int mupci_setting_INT, mupci_setting_BOOL, mupci_setting_WORD;
+
+/* The number of settings. */
+enum {
+#define MUPCI_SETTING(name, ...) MUPCI_KEY_##name,
+#include "base/settings.def"
+#undef MUPCI_SETTING
+    MUPCI_CONFIG_KEYS
+};
+enum { MUPCI_CONFIG_ORIGIN_MAX = 160 };
+
+/* One field per setting, named by its key (settings.def says what each
+ * means); sizes are size_t, the rest int. */
 typedef struct mupci_config {
-    size_t segment_size;   /* shared segment per UPC thread, bytes */
-    int local_heap_percent; /* the most of each segment upc_alloc may use */
-    size_t batch_size;     /* one batched message / receive buffer, bytes */
-    size_t fragment_size;  /* piece size of large transfers, bytes */
-    int recv_buffers;      /* persistent receives per thread */
-    int send_slots;        /* sends in flight before a sender waits */
-    int spin_polls;        /* polls before a waiting pthread yields */
-    int yield_window_us;   /* yielding window before sleeping */
-    int idle_sleep_max_us; /* longest idle sleep */
-    int direct_gets;       /* 1: on-node large gets by cross-memory attach */
-    int shm;               /* 1: on-node segments are mapped by every thread of the node */
-    int simulate_nodes;    /* pretend nodes the job is split into */
-    int verbose;           /* 1: print the settings at start-up */
-    int cache;             /* 1: relaxed remote scalar accesses are cached */
-    size_t cache_line_size; /* bytes per line, a power of two */
-    int cache_sets;        /* lines per remote thread, a power of two */
-    int victim_cache_lines; /* fully-associative victim entries */
-    int cache_stats;       /* 1: print statistics at exit */
-    int checks;            /* MUPCI_CHECKS_OFF or MUPCI_CHECKS_BOUNDS */
+#define MUPCI_SETTING(name, kind, ...) mupci_setting_##kind name;
+#include "base/settings.def"
+#undef MUPCI_SETTING
     /* where each value came from, in table order: "default",
      * "FILE:LINE" or "environment MUPC_KEY" */
     char origin[MUPCI_CONFIG_KEYS][MUPCI_CONFIG_ORIGIN_MAX];
@@ -106,7 +107,14 @@ void mupci_config_print(FILE *out, const mupci_config_t *cfg);
 /* The text of mupc.conf.example: every key with its default and range. */
 void mupci_config_write_example(FILE *out);
 
+/* The SETTINGS section of mupc.conf(5), in man(7) markup: every key with
+ * its default, range, environment variable and description. */
+void mupci_config_write_man(FILE *out);
+
 /* The name of key i (0 <= i < MUPCI_CONFIG_KEYS). */
 const char *mupci_config_key_name(int i);
+
+/* The environment variable of key i (0 <= i < MUPCI_CONFIG_KEYS). */
+const char *mupci_config_key_env(int i);
 
 #endif

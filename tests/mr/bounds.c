@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * bounds.c MODE -- `checks = bounds` (checked by tests/scripts/bounds.sh,
  * which runs it with MUPC_CHECKS=bounds).  Mode "ok" makes correct

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * check.h -- assertions for multi-rank test programs: a failed check prints
  * the thread, file:line and the values, then ends the job with status 1.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * exit_modes.c MODE -- the ways a program ends (tests/scripts/exits.sh):
  *   status N       every thread returns N from main (collective exit)

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * misuse.c MODE -- API misuse that must stop the job with a clear message
  * (checked by tests/scripts/errors.sh).  Each mode's failing line is

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * test_access.c -- every typed get/put (relaxed and strict), block
  * get/put, upc_memget/memput/memcpy/memset at sizes below and above the

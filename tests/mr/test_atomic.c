@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * test_atomic.c -- atomics under contention from every thread: fetch-and-
  * add hands out every value exactly once; INC, CSWAP retry loops, double

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * test_barrier.c -- barriers under skew: anonymous, named, mixed, split
  * phase with work in between, and the fence every barrier implies; a

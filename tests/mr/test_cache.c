@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * test_cache.c -- the remote reference cache seen from UPC programs:
  *  - a random mix of relaxed reads and writes (some bypassing the cache

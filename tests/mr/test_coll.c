@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * test_coll.c -- every collective of upc_collective.h against a sequential
  * reference computed on every thread: broadcast, scatter, gather,

@@ -1,6 +1,7 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * test_gasp.c -- the GASP events a tool receives, with their varargs
- * (seed 001 tables), file and line, filtering and measurement control.
+ * (the GASP 1.4 specification's tables), file and line, filtering and measurement control.
  *
  * The tool is defined in this file; the program is linked twice with the
  * stub `mupcc` would generate: test_gasp_local (--profile-local: every
@@ -467,7 +468,7 @@ static void nonblocking(int peer)
         CHECK_EQ_LL(r->a[2], h);
     tool.n = 0;
     mupc_sync(h, "test.upc", 21);
-    /* seed 001: a transfer completed at initiation gets GASP_NB_TRIVIAL
+    /* GASP 1.4: a transfer completed at initiation gets GASP_NB_TRIVIAL
      * and no SYNC callbacks */
     int trivial = h == MUPC_HANDLE_TRIVIAL;
     CHECK(trivial == local, "handle %#llx for a %s get", (unsigned long long)h,
@@ -619,7 +620,7 @@ static void synchronization(void)
 }
 
 /* The one cache event of the last access: `tag` at test.upc:line, between
- * the access's start and end (seed 001 §5.4.7); NULL if filtered out. */
+ * the access's start and end (the GASP 1.4 specification §5.4.7); NULL if filtered out. */
 static record_t *expect_cache_event(unsigned int tag, int line, int want)
 {
     const char *name = mupc_gasp_event_name(tag);
@@ -640,7 +641,7 @@ static record_t *expect_cache_event(unsigned int tag, int line, int want)
 
 static void cache_events_from(int peer);
 
-/* Relaxed remote accesses through the cache (seed 001 Table 9). */
+/* Relaxed remote accesses through the cache (the GASP 1.4 specification, Table 9). */
 static void cache_events(void)
 {
     mupc_cache_stats_t stats;

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * test_heap.c -- the shared heap across threads: upc_all_alloc gives the
  * same pointer everywhere; upc_global_alloc from every thread at once

@@ -1,8 +1,9 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * test_lock.c -- UPC locks under contention: mutual exclusion and no lost
  * update (a shared counter and a shared "owner" word on a third thread),
  * FIFO order of queued requests, upc_lock_attempt never waiting, the
- * seed's Table 4.1 scenario (a release makes the critical section's
+ * MuPC report's Table 4.1 scenario (a release makes the critical section's
  * remote writes visible to the next holder), lock handles stored in
  * shared memory and used by every thread, freeing a held lock (UPC 1.3:
  * upc_lock_free succeeds whether the lock is unlocked or locked by any

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * test_memory_model.c -- the promises of mupc.h: puts are applied in
  * issue order per target; a strict write is visible to a third thread

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * test_nb.c -- UPC 1.3 <upc_nb.h> (memcpy/memget/memput/memset_nb, the
  * implicit-handle _nbi calls, upc_synci and upc_synci_attempt,

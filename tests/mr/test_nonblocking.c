@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * test_nonblocking.c -- non-blocking get/put with handles: completion at
  * sync, sync_attempt eventually succeeding, many handles in flight, and

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * test_pointers.c -- pointer-to-shared arithmetic against the UPC layout
  * rule, for several block sizes, by writing every element through its

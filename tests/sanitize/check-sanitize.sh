@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # check-sanitize.sh DIR -- `make check-sanitize`: the whole test suite again,
 # once built with ThreadSanitizer and once with AddressSanitizer and
 # UndefinedBehaviorSanitizer.  DIR/src holds a fresh copy of the sources

@@ -1,6 +1,7 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # bench_smoke.sh -- `make bench` works: a quick pass of bench/run-bench
-# produces every figure README lists, each a number.
+# produces every figure bench/RESULTS.md lists, each a number.
 . "$top_srcdir/tests/scripts/lib.sh"
 MPIRUN=$MPIRUN BENCH_BUILDDIR=$top_builddir timeout -k 5 240 \
     bash "$top_srcdir/bench/run-bench" --quick > "$out" 2>&1

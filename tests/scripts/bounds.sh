@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # bounds.sh -- checks = bounds: every shared access outside the object it
 # falls in stops the job naming the user's file:line, the object and its
 # extent; correct programs (accesses up to the last element) still pass.

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # cache_modes.sh -- test_cache under several cache geometries and with the
 # cache off: each run checks every read against its model, and the final
 # array (printed as a digest by thread 0) must be byte-identical in every

@@ -1,6 +1,7 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # conf_example.sh -- mupc.conf.example is what the settings table says
-# (regenerate with: tools/mupc-show-config --example > mupc.conf.example),
+# (regenerate with: make update-docs),
 # and it loads cleanly as a configuration file.
 . "$top_srcdir/tests/scripts/lib.sh"
 show=$top_builddir/tools/mupc-show-config
@@ -12,7 +13,7 @@ if diff -u "$example" "$out" > "$out.diff"; then
     ok "mupc.conf.example matches the settings table"
 else
     cp "$out.diff" "$out"
-    fail "mupc.conf.example is stale: regenerate it with tools/mupc-show-config --example"
+    fail "mupc.conf.example is stale: run make update-docs"
 fi
 rm -f "$out.diff"
 for key in $("$show" --keys); do

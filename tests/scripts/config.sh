@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # config.sh -- bad configuration stops the job before user code, naming
 # the file:line or variable, the key, why, and what is allowed.
 . "$top_srcdir/tests/scripts/lib.sh"

@@ -167,23 +167,7 @@ rc=$?
 expect_status "upcrun -bogus-flag: status 2" 2
 expect_output "upcrun names the unknown option" "upcrun: unknown option '-bogus-flag'"
 
-# -- the man pages: every section there, and groff finds nothing to warn of
-# (groff -ww reports warnings on stderr with status 0, so stderr must be empty)
-if command -v groff > /dev/null; then
-    for page in mupcc mupcrun upcc upcrun; do
-        file=$srcdir/doc/man/$page.1
-        groff -z -man -ww "$file" > "$out" 2>&1
-        rc=$?
-        if [ "$rc" = 0 ] && [ ! -s "$out" ]; then ok "$page.1: no groff warnings"; else fail "$page.1: groff -z -man -ww warns (status $rc)"; fi
-        missing=""
-        for s in NAME SYNOPSIS DESCRIPTION OPTIONS ENVIRONMENT EXAMPLES "SEE ALSO"; do
-            grep -q "^\.SH \"*$s\"*$" "$file" || missing="$missing $s"
-        done
-        if [ -z "$missing" ]; then ok "$page.1: has all its sections"; else fail "$page.1: missing sections:$missing"; fi
-    done
-else
-    fail "groff is not installed: the man pages cannot be checked (apt-get install groff-base, or run ./quickstart)"
-fi
+# (the man pages: tests/scripts/man_pages.sh)
 
 # upcc searches each source's directory for <...> includes too, as
 # Berkeley's upcc does (programs write #include <local.h>).

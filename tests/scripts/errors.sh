@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # errors.sh -- API misuse stops the whole job promptly with a message that
 # names the problem and the user's file:line.
 . "$top_srcdir/tests/scripts/lib.sh"

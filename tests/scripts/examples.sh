@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # examples.sh -- every example (UPC, examples/*.upc) runs briefly with 1-4
 # threads, with the cache off and on, and checks its own result; bad
 # arguments get a usage message.  examples/matmul_c, matmul written by hand

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # exits.sh -- every way of ending a program ends every thread, promptly,
 # with the right status; exit() ends only its thread (UPC 1.3 §5.1.2.2.3).
 . "$top_srcdir/tests/scripts/lib.sh"

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # first_program.sh -- the newcomer's path, as README gives it: right after
 # the build, the build tree's mupcc and mupcrun (found on PATH as README
 # says, with no MUPC_* overrides) compile README's first program and run

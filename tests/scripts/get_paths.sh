@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # get_paths.sh -- large gets take two paths: on-node direct reads
 # (direct_gets = on, the default, which every other test runs) and the
 # message path (direct_gets = off, or a node whose kernel refuses

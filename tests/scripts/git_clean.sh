@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # git_clean.sh -- building and testing leave the checkout as it was: no
 # generated file is tracked (bench/sync, a libtool wrapper, once was) and
 # every file the build makes is ignored.  Skipped outside a git checkout

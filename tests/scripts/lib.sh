@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # lib.sh -- helpers for the test scripts: run a program on N threads with a
 # time limit, and check its status and output.
 : "${MPIRUN:=mpirun}"

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # run-mr.sh PROGRAM [ARGS] -- the test driver for multi-rank programs: runs
 # PROGRAM with 1, 2, 3 and 4 UPC threads on one node with shared memory
 # (shm = on, the default), then in the two other layouts of on-node shared

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # shm.sh -- on-node shared memory and simulated nodes as a user sees them:
 # the node layout mupcrun --show-config prints for each setting, invalid
 # values refused before user code runs, and barrier misuse still reported

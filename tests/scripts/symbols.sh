@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # symbols.sh -- the library exports only the project's prefixes (upc_,
 # mupc_, mupci_, gasp_, pupc_) and main; everything else must be static.
 # AddressSanitizer's own markers (__odr_asan.NAME, make check-sanitize)

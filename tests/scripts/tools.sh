@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # tools.sh -- mupcc and mupcrun as a user meets them: build a program with
 # mupcc (with and without a GASP tool), run it with mupcrun, show settings.
 . "$top_srcdir/tests/scripts/lib.sh"

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # translator.sh -- mupcc compiles UPC source: every program in
 # tests/upc/ builds with the build tree's mupcc and prints its
 # Success line at 1, 2, 3 and 4 threads; every program in

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # trend.sh -- mupc-trend end to end: ti-trend-prof's two bug shapes
 # (examples/trend_read.upc, examples/trend_meta.upc) are built with the
 # collecting tool, run at 1-4 threads and several sizes, and mupc-trend

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * check_atomic_ops.c -- the arithmetic of every UPC 1.3 atomic operation
  * (runtime/atomic_ops.c), without MPI.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * check_backoff.c -- the idle ladder: spin, then yield for a window, then
  * sleep with doubling periods up to the cap; work resets it.

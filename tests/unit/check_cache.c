@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * check_cache.c -- the remote reference cache of cache/cache.c against a
  * fake transport (plain arrays stand for the other threads' segments):

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * check_coll_ops.c -- the reduction arithmetic of the collectives
  * (collectives/coll_ops.c) and the binomial-tree arithmetic (coll_net.h),

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * check_config.c -- the settings table: defaults, parsing of sizes and
  * integers, range and power-of-two checks, files with their line numbers,
@@ -8,6 +9,7 @@
 #include "run_suite.h"
 
 #include <check.h>
+#include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -369,6 +371,29 @@ START_TEST(example_round_trip)
 }
 END_TEST
 
+/* Each key's environment variable is MUPC_ and the key in capitals (the
+ * table spells it out, so a misspelt row would go unnoticed), and the
+ * manual page's section names every key and variable. */
+START_TEST(environment_names_and_manual)
+{
+    char *text = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&text, &len);
+    mupci_config_write_man(f);
+    fclose(f);
+    for (int i = 0; i < MUPCI_CONFIG_KEYS; i++) {
+        const char *key = mupci_config_key_name(i), *env = mupci_config_key_env(i);
+        char want[64] = "MUPC_";
+        for (size_t k = 0; key[k] && k + 6 < sizeof want; k++)
+            want[5 + k] = (char)toupper((unsigned char)key[k]);
+        ck_assert_str_eq(env, want);
+        ck_assert_ptr_nonnull(strstr(text, key));
+        ck_assert_ptr_nonnull(strstr(text, env));
+    }
+    free(text);
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("config");
@@ -389,6 +414,7 @@ int main(void)
     tcase_add_test(tc, auto_segment_size);
     tcase_add_test(tc, printed_form);
     tcase_add_test(tc, example_round_trip);
+    tcase_add_test(tc, environment_names_and_manual);
     suite_add_tcase(s, tc);
     return run_suite(s);
 }

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * check_heap.c -- the first-fit allocator of mem/heap.c, without MPI:
  * first fit, splitting, coalescing, alignment, exhaustion, bad frees and a

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * check_msg.c -- batch packing and unpacking of protocol messages.
  */

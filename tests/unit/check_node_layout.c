@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * check_node_layout.c -- which pretend node each thread is on
  * (mupci_node_layout, shm/layout.c): real nodes, simulate_nodes blocks,

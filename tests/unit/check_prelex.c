@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * check_prelex.c -- the translator's token pass (translator/prelex.c): UPC
  * syntax in the user's regions becomes parseable C with the layout in an

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * check_pts.c -- pointer-to-shared arithmetic against a brute-force model
  * of the UPC layout, for many block sizes and thread counts.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * check_trend.c -- mupc-trend's fitting (tools/trend_fit.c) and its
  * profile parser (tools/trend_profile.c).

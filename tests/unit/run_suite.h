@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * run_suite.h -- the main() every Check unit test shares: run one suite,
  * exit 0 only if every test passed.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* array_parameters.upc -- a parameter declared as an array of shared
  * elements is a pointer-to-shared (C99 §6.7.5.3 adjusts it; UPC 1.3
  * §6.5.1.1 forbids only a shared-qualified parameter itself):

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* atomics.upc -- the UPC 1.3 atomic memory operations (<upc_atomic.h>,
  * library §7.4): a domain from the collective upc_all_atomicdomain_alloc,
  * the same pointer on every thread (also when passed through shared

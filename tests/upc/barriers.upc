@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* barriers.upc -- synchronization statements (UPC 1.3 §6.6.1):
  * upc_barrier, upc_barrier with an expression (same value on every
  * thread), split-phase upc_notify / upc_wait with local work between

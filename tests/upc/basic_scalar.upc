@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* basic_scalar.upc -- shared scalars of several types (UPC 1.3 §6.5.2:
  * "All shared objects created by non-array static declarators have
  * affinity with thread zero").  Thread 0 writes, barrier, every thread

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* blocked_array.upc -- layout qualifiers (UPC 1.3 §6.5.1.1, §6.5.2.1):
  * shared [4] (definite), shared [*] (block size computed as
  * ceil(elements / THREADS)), shared [] (indefinite: all on thread 0),

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* bulk.upc -- bulk transfers (UPC 1.3 §7.2.5): upc_memput, upc_memget,
  * upc_memcpy and upc_memset between private buffers and blocks of a
  * shared [16] char array (each call stays inside one thread's block). */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* compat.upc -- what older UPC programs and other implementations' users
  * rely on: UPC 1.2's upc_local_alloc and Berkeley/GCC UPC's upc_poll; an
  * implicit conversion from shared void * to a pointer with block size 1

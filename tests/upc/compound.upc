@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* compound.upc -- compound assignment, increment and decrement on shared
  * lvalues (C99 §6.5.16.2, §6.5.2.4, §6.5.3.1 applied to shared-qualified
  * objects, UPC 1.3 §6.4): each operator's result value and the stored

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* cyclic_array.upc -- a shared array with the default block size 1
  * (UPC 1.3 §6.5.1.1, §6.5.2.1: element i has affinity to thread
  * i mod THREADS) written by its owners through upc_forall with an

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* dynamic.upc -- dynamic shared memory (UPC 1.3 §7.2.2): upc_all_alloc
  * (collective, same pointer on every thread), upc_global_alloc (one
  * thread, pointer shared through a shared pointer), upc_alloc (space

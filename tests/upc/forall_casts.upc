@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* forall_casts.upc -- a upc_forall affinity that is written with UPC
  * syntax itself: a cast to `shared void *` (UPC 1.3 §6.6.2: a
  * pointer-to-shared affinity), written out and through a macro, and

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* initializers.upc -- static shared data with initializers (UPC 1.3
  * §6.5.1.1 allows them on shared objects of static storage duration):
  * scalars of every kind, a struct, a cyclic array partly initialized (the

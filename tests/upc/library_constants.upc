@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* library_constants.upc -- the library's constants as UPC 1.3 defines
  * them, and a pointer-to-shared converted to an integer:
  * - the collectives' synchronization flags are distinct positive integer

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* lock_free.upc -- freeing locks and memory as UPC 1.3 says (§7.2.4,
  * §7.2.3): upc_lock_free succeeds whether the lock is unlocked or locked
  * by any thread; upc_all_lock_free and upc_all_free are collective, so a

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* locks.upc -- UPC locks (UPC 1.3 §7.2.4): upc_all_lock_alloc (collective,
  * same lock on every thread), upc_global_lock_alloc, upc_lock,
  * upc_lock_attempt, upc_unlock, upc_lock_free.  upc_lock and

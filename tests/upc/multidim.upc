@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* multidim.upc -- multidimensional shared arrays (UPC 1.3 §6.5.2.1).
  * The blocking applies to the elements in row-major order: element
  * [i][j] of `shared [B] T x[R][C]` is linear element k = i*C + j and has

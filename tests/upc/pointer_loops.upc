@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* pointer_loops.upc -- pointers-to-shared as loop variables and truth
  * values (UPC 1.3 §6.4.2): in for headers, while conditions, !p, p && q,
  * p ? x : y; a pointer stepped by THREADS visits this thread's elements. */

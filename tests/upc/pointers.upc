@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* pointers.upc -- pointers-to-shared (UPC 1.3 §6.4.2 arithmetic,
  * difference and equality, §6.4.3 casts, §7.2.3 upc_threadof /
  * upc_phaseof / upc_resetphase / upc_addrfield). */

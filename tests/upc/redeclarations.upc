@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* redeclarations.upc -- one shared object declared more than once in a
  * file, as headers and C's tentative definitions make common (C99 §6.9.2,
  * §6.2.2): `extern` before the definition, a THREADS dimension in both

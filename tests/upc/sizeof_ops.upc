@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* sizeof_ops.upc -- upc_localsizeof, upc_blocksizeof, upc_elemsizeof
  * (UPC 1.3 §6.4.1), sizeof on shared arrays (not a constant for a
  * definitely blocked array in the dynamic THREADS environment, §6.4.1.1),

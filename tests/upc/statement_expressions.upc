@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* statement_expressions.upc -- shared accesses inside GNU statement
  * expressions ({ ... }), which glibc's assert() and many MAX/MIN macros
  * expand to: assert on a pointer-to-shared and on a shared value, a

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* strictness.upc -- strict/relaxed categorization (UPC 1.3 §6.5.1.1,
  * §6.7.1, §7.1 <upc_strict.h>).  Including <upc_strict.h> makes shared
  * accesses whose type is neither strict- nor relaxed-qualified strict;

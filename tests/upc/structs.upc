@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* structs.upc -- shared arrays of structures: whole-struct writes and
  * reads, member reads and writes (`ps[i].b = ...`), `->` through a
  * pointer-to-shared, array members (two-dimensional too), and the address

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* tag_definitions.upc -- a declaration of shared data that also defines
  * its structure, union or enumeration type (UPC 1.3 §6.5.1.1 makes shared a
  * type qualifier; C99 §6.7.2.3 declares the tag in the enclosing scope):

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* type_sizes.upc -- sizeof and _Alignof of a type name equal those of an
  * object of that type (C11 §6.5.3.4), for every type name that involves
  * UPC: pointers-to-shared written out or through typedefs, upc_lock_t *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* mupc_xlate.h -- the translation-time prelude of mupc-translate.
  *
  * Seen only by the translator's own parse, before any line of the user's:

@@ -1,2 +1,3 @@
+/* SPDX-License-Identifier: MIT */
 /* <upc_nb.h> at translation time: see mupc_xlate.h. */
 #include "mupc_xlate.h"

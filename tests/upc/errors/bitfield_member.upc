@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Refused, with a way out: a bit-field of a shared structure.  UPC 1.3
  * allows it; mupc-translate does not translate bit-field accesses of shared
  * data yet, and says so instead of producing wrong code. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Must be rejected: pointers-to-shared with different block sizes point to
  * incompatible types, so assigning one to the other needs a cast (UPC 1.3
  * §6.4.3; C99 §6.5.16.1, Constraints). */

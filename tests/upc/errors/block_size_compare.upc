@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Must be rejected: comparing pointers-to-shared with different block
  * sizes (incompatible pointed-to types, UPC 1.3 §6.4.2; C99 §6.5.9 and
  * §6.5.8, Constraints). */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Must be rejected: a layout qualifier above UPC_MAX_BLOCK_SIZE
  * (UPC 1.3 §6.3.3: UPC_MAX_BLOCK_SIZE "indicates the maximum value allowed
  * in a layout qualifier for shared data"; its footnote calls

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Must be rejected: block size UPC_MAX_BLOCK_SIZE + 1 (UPC 1.3 §6.3.3 and
  * its footnote), whatever value the implementation gives the macro. */
 #include <upc.h>

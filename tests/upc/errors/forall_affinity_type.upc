@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Must be rejected: "The expression for affinity shall have
  * pointer-to-shared type or integer type" (UPC 1.3 §6.6.2, Constraints). */
 #include <upc.h>

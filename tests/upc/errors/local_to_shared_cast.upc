@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Must be rejected: "A shared type qualifier shall not appear in a type
  * cast where the corresponding pointer component of the type of the
  * expression being cast is not shared-qualified" -- pointers-to-local

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Must be rejected: "The upc_localsizeof operator shall apply only to
  * shared-qualified expressions or shared-qualified types" (UPC 1.3
  * §6.4.1.2, Constraints). */

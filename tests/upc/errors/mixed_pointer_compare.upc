@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Must be rejected: "No binary operators shall be applied to one
  * pointer-to-shared and one pointer-to-local" (UPC 1.3 §6.4.2, Constraints). */
 #include <upc.h>

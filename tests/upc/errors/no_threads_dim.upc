@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Must be rejected in the dynamic THREADS environment: a definitely
  * blocked shared array whose declarator has no THREADS dimension (UPC 1.3
  * §6.5.2.1, Constraints: THREADS "shall occur exactly once"; EXAMPLE 2

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Must be rejected: an object with automatic storage duration shall not
  * have a shared-qualified type (UPC 1.3 §6.5.2 Declarators, Constraints;
  * §6.5.1.1 EXAMPLE 2: "a shared automatic variable is not allowed").

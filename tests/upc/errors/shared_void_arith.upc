@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Must be rejected: arithmetic on a pointer to shared void (the
  * pointed-to type must be complete, UPC 1.3 §6.4.2). */
 #include <upc.h>

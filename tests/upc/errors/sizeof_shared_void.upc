@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Must be rejected: sizeof of shared void, an incomplete type (C99
  * §6.5.3.4 and UPC 1.3 §6.4.1, Constraints). */
 #include <upc.h>

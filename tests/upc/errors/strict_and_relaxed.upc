@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Must be rejected: "No type qualifier list shall include both strict and
  * relaxed" (UPC 1.3 §6.5 and §6.5.2, Constraints). */
 #include <upc.h>

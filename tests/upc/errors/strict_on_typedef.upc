@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Refused with a way out (not translated wrongly): strict or relaxed
  * applied to a typedef of a shared type, which the translator cannot yet
  * give another access mode than the typedef's. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Must be rejected in the dynamic THREADS environment: THREADS "shall not
  * appear anywhere in the declarator of a shared array with indefinite
  * blocksize" (UPC 1.3 §6.5.2.1, footnote to the Constraints; EXAMPLE 2

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Must be rejected in the dynamic THREADS environment: "When a UPC program
  * is translated in the dynamic THREADS environment and an array with
  * shared-qualified elements is declared with definite blocksize, the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Must be rejected: two different layout qualifiers on one type (UPC 1.3
  * §6.5.1.1, Constraints: a type has one block size; repeating the same
  * one is allowed). */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Must be rejected: "relational operators shall not be applied to a
  * pointer-to-shared with incomplete type" -- < on two shared void *
  * (UPC 1.3 §6.4.2, Constraints). */
