@@ -1,4 +1,4 @@
-/* SPDX-License-Identifier: BSD-3-Clause */
+/* SPDX-License-Identifier: MIT */
 /*
  * cache.c -- direct-mapped, write-back remote reference cache with a victim
  * cache and per-byte dirty masks.  See cache.h for the policies.

@@ -1,4 +1,4 @@
-/* SPDX-License-Identifier: BSD-3-Clause */
+/* SPDX-License-Identifier: MIT */
 /*
  * cache.h -- the remote reference cache's logic (the MuPC report §4.4.9).
  *

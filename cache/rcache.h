@@ -1,4 +1,4 @@
-/* SPDX-License-Identifier: BSD-3-Clause */
+/* SPDX-License-Identifier: MIT */
 /*
  * rcache.h -- the remote reference cache inside the runtime: one cache per
  * thread (cache/cache.h) whose transport is the message engine, the fence

@@ -1,4 +1,4 @@
-/* SPDX-License-Identifier: BSD-3-Clause */
+/* SPDX-License-Identifier: MIT */
 /*
  * coll.c -- the data-movement collectives of upc_collective.h:
  * broadcast, scatter, gather, gather_all, exchange, permute.

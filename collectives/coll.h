@@ -1,4 +1,4 @@
-/* SPDX-License-Identifier: BSD-3-Clause */
+/* SPDX-License-Identifier: MIT */
 /*
  * coll.h -- what the collective modules share: entering and leaving a
  * call (flag checks, ALLSYNC barriers), locating this thread's part of a

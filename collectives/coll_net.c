@@ -1,4 +1,4 @@
-/* SPDX-License-Identifier: BSD-3-Clause */
+/* SPDX-License-Identifier: MIT */
 /*
  * coll_net.c -- collective messages (COLL) and the mailbox that holds
  * them until the receiving thread asks (see coll_net.h).

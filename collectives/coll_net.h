@@ -1,4 +1,4 @@
-/* SPDX-License-Identifier: BSD-3-Clause */
+/* SPDX-License-Identifier: MIT */
 /*
  * coll_net.h -- the messages between the threads of one collective call,
  * which every collective algorithm (coll.c, coll_reduce.c) is built on,

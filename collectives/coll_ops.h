@@ -1,4 +1,4 @@
-/* SPDX-License-Identifier: BSD-3-Clause */
+/* SPDX-License-Identifier: MIT */
 /*
  * coll_ops.h -- the reduction operations of upc_all_reduceT and
  * upc_all_prefix_reduceT on arrays of any of the eleven UPC types (pure

@@ -1,4 +1,4 @@
-/* SPDX-License-Identifier: BSD-3-Clause */
+/* SPDX-License-Identifier: MIT */
 /*
  * coll_reduce.c -- upc_all_reduceT and upc_all_prefix_reduceT.
  *

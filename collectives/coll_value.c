@@ -1,6 +1,5 @@
+/* SPDX-License-Identifier: MIT */
 /*
- * SPDX-License-Identifier: MIT
- *
  * coll_value.c -- the value collectives of <bupc_collectivev.h>: each
  * thread's private value travels as collective messages (coll_net.h)
  * over the binomial trees the array collectives use (coll.c).  Nothing

@@ -1,4 +1,4 @@
-/* SPDX-License-Identifier: BSD-3-Clause */
+/* SPDX-License-Identifier: MIT */
 /*
  * gasp_tools.c -- libmupc extensions for GASP tool writers (gasp_upc.h):
  * the size of an event's data, decoded from its varargs, and a collective

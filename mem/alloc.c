@@ -1,4 +1,4 @@
-/* SPDX-License-Identifier: BSD-3-Clause */
+/* SPDX-License-Identifier: MIT */
 /*
  * alloc.c -- upc_global_alloc, upc_all_alloc, upc_alloc, upc_free,
  * upc_all_free over the heaps of alloc.h.

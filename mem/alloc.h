@@ -1,4 +1,4 @@
-/* SPDX-License-Identifier: BSD-3-Clause */
+/* SPDX-License-Identifier: MIT */
 /*
  * alloc.h -- the shared heaps behind upc_global_alloc, upc_all_alloc,
  * upc_alloc and upc_free (the MuPC report §4.4.8).

@@ -1,4 +1,4 @@
-/* SPDX-License-Identifier: BSD-3-Clause */
+/* SPDX-License-Identifier: MIT */
 /*
  * bounds.c -- the checks of `checks = bounds` (see bounds.h).
  *

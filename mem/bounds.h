@@ -1,4 +1,4 @@
-/* SPDX-License-Identifier: BSD-3-Clause */
+/* SPDX-License-Identifier: MIT */
 /*
  * bounds.h -- `checks = bounds`: every shared access is checked against the
  * object it falls in, a static shared array (runtime/segment.c) or a heap

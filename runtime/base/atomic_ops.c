@@ -1,4 +1,4 @@
-/* SPDX-License-Identifier: BSD-3-Clause */
+/* SPDX-License-Identifier: MIT */
 /*
  * atomic_ops.c -- the arithmetic of UPC 1.3 atomics (atomic_ops.h).
  * Signed integers are computed in their unsigned type so overflow wraps

@@ -1,4 +1,4 @@
-/* SPDX-License-Identifier: BSD-3-Clause */
+/* SPDX-License-Identifier: MIT */
 /*
  * atomic_ops.h -- what each UPC 1.3 atomic operation does to a value, for
  * each type.  Pure (no MPI): the target thread applies it under its

@@ -1,4 +1,4 @@
-/* SPDX-License-Identifier: BSD-3-Clause */
+/* SPDX-License-Identifier: MIT */
 /*
  * backoff.c -- the spin / yield / sleep ladder of idle and waiting pthreads.
  */

@@ -1,4 +1,4 @@
-/* SPDX-License-Identifier: BSD-3-Clause */
+/* SPDX-License-Identifier: MIT */
 /*
  * fatal.h -- the one fatal-error path, and checking wrappers for MPI and
  * pthread calls.

@@ -1,4 +1,4 @@
-/* SPDX-License-Identifier: BSD-3-Clause */
+/* SPDX-License-Identifier: MIT */
 /*
  * gasp.c -- GASP delivery ("GASP performance tool interface, version 1.4",
  * GASP 1.4 below): which events reach the tool, weak default tool

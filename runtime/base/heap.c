@@ -1,4 +1,4 @@
-/* SPDX-License-Identifier: BSD-3-Clause */
+/* SPDX-License-Identifier: MIT */
 /*
  * heap.c -- first-fit allocator over segment offsets (see heap.h).
  *

@@ -1,4 +1,4 @@
-/* SPDX-License-Identifier: BSD-3-Clause */
+/* SPDX-License-Identifier: MIT */
 /*
  * heap.h -- a first-fit (or, from the top, highest-fit) allocator over a
  * range of segment offsets

@@ -1,4 +1,4 @@
-/* SPDX-License-Identifier: BSD-3-Clause */
+/* SPDX-License-Identifier: MIT */
 /* job.c -- the job's identity (job.h). */
 #include "base/job.h"
 

@@ -1,4 +1,4 @@
-/* SPDX-License-Identifier: BSD-3-Clause */
+/* SPDX-License-Identifier: MIT */
 /*
  * job.h -- the job's identity, the lowest fact of the runtime: THREADS
  * (mupc_threads) and MYTHREAD (mupc_mythread), declared for programs in

@@ -1,4 +1,4 @@
-/* SPDX-License-Identifier: BSD-3-Clause */
+/* SPDX-License-Identifier: MIT */
 /*
  * pts.c -- pointer-to-shared arithmetic (UPC 1.3 §6.4.2) for any block size.
  *

@@ -1,4 +1,4 @@
-/* SPDX-License-Identifier: BSD-3-Clause */
+/* SPDX-License-Identifier: MIT */
 /*
  * pts.h -- pointer-to-shared arithmetic as pure functions of THREADS, so
  * the unit tests can check them without MPI.  include/mupc.h's public

@@ -1,4 +1,4 @@
-/* SPDX-License-Identifier: BSD-3-Clause */
+/* SPDX-License-Identifier: MIT */
 /*
  * direct.c -- on-node single-copy reads with process_vm_readv (direct.h).
  */

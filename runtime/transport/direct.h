@@ -1,4 +1,4 @@
-/* SPDX-License-Identifier: BSD-3-Clause */
+/* SPDX-License-Identifier: MIT */
 /*
  * direct.h -- on-node single-copy reads: a bypass beside the message
  * path.

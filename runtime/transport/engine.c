@@ -1,4 +1,4 @@
-/* SPDX-License-Identifier: BSD-3-Clause */
+/* SPDX-License-Identifier: MIT */
 /*
  * engine.c -- progress lock, batches, persistent receives, send completion,
  * operation slots, and the two ways of waiting (communication loop and

@@ -1,4 +1,4 @@
-/* SPDX-License-Identifier: BSD-3-Clause */
+/* SPDX-License-Identifier: MIT */
 /*
  * engine.h -- the two-pthread message engine (the MuPC report §4.3-4.4.3).
  *

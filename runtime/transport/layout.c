@@ -1,4 +1,4 @@
-/* SPDX-License-Identifier: BSD-3-Clause */
+/* SPDX-License-Identifier: MIT */
 /*
  * layout.c -- which pretend node each thread is on (node.h).  Pure, so the
  * unit tests and the runtime share it.

@@ -1,4 +1,4 @@
-/* SPDX-License-Identifier: BSD-3-Clause */
+/* SPDX-License-Identifier: MIT */
 /*
  * msg.c -- packing and unpacking of batched protocol messages (pure code).
  */

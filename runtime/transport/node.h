@@ -1,4 +1,4 @@
-/* SPDX-License-Identifier: BSD-3-Clause */
+/* SPDX-License-Identifier: MIT */
 /*
  * node.h -- which UPC threads share a node, and this process's mappings of
  * their shared segments (on-node shared memory, runtime/transport/README.md).

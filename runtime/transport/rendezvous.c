@@ -1,4 +1,4 @@
-/* SPDX-License-Identifier: BSD-3-Clause */
+/* SPDX-License-Identifier: MIT */
 /*
  * rendezvous.c -- collective calls checked and gathered at thread 0
  * (rendezvous.h).

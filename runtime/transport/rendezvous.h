@@ -1,4 +1,4 @@
-/* SPDX-License-Identifier: BSD-3-Clause */
+/* SPDX-License-Identifier: MIT */
 /*
  * rendezvous.h -- every collective call checked, and the collective
  * library calls (upc_all_alloc, upc_all_free, upc_all_lock_alloc,

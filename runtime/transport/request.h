@@ -1,4 +1,4 @@
-/* SPDX-License-Identifier: BSD-3-Clause */
+/* SPDX-License-Identifier: MIT */
 /*
  * request.h -- control requests answered by one reply (heap, locks,
  * atomics, collective rendezvous).

@@ -1,4 +1,4 @@
-/* SPDX-License-Identifier: BSD-3-Clause */
+/* SPDX-License-Identifier: MIT */
 /*
  * xfer.c -- get/put/memset/fence protocol and its message handlers.
  *

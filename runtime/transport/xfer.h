@@ -1,4 +1,4 @@
-/* SPDX-License-Identifier: BSD-3-Clause */
+/* SPDX-License-Identifier: MIT */
 /*
  * xfer.h -- moving bytes to and from other threads' segments: the protocol
  * behind every get, put, mem* call and fence (the MuPC report §4.4.4-4.4.5).

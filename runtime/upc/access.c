@@ -1,4 +1,4 @@
-/* SPDX-License-Identifier: BSD-3-Clause */
+/* SPDX-License-Identifier: MIT */
 /*
  * access.c -- the public shared-access API of mupc.h: argument checks,
  * GASP events, the local-affinity short cut, and the strict/relaxed rules.

@@ -1,4 +1,4 @@
-/* SPDX-License-Identifier: BSD-3-Clause */
+/* SPDX-License-Identifier: MIT */
 /* access.h -- the shared-access entry points' own start-up (access.c). */
 #ifndef MUPCI_ACCESS_H
 #define MUPCI_ACCESS_H

@@ -1,4 +1,4 @@
-/* SPDX-License-Identifier: BSD-3-Clause */
+/* SPDX-License-Identifier: MIT */
 /*
  * atomic.c -- UPC 1.3 atomics and the MuPC-style compare-and-swap family
  * (the MuPC report §4.4.10).

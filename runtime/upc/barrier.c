@@ -1,4 +1,4 @@
-/* SPDX-License-Identifier: BSD-3-Clause */
+/* SPDX-License-Identifier: MIT */
 /*
  * barrier.c -- upc_barrier, upc_notify, upc_wait over a binary tree.
  *

@@ -1,4 +1,4 @@
-/* SPDX-License-Identifier: BSD-3-Clause */
+/* SPDX-License-Identifier: MIT */
 /*
  * barrier.h -- tree barrier with split phases and named-barrier checks
  * (the MuPC report §4.4.7).

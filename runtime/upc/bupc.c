@@ -1,6 +1,5 @@
+/* SPDX-License-Identifier: MIT */
 /*
- * SPDX-License-Identifier: MIT
- *
  * bupc.c -- the parts of <bupc_extensions.h> that need the runtime's
  * state: thread distances from the node layout, and conversions between
  * addresses in mapped segments and pointers-to-shared.

@@ -1,4 +1,4 @@
-/* SPDX-License-Identifier: BSD-3-Clause */
+/* SPDX-License-Identifier: MIT */
 /*
  * castable.c -- upc_castable.h: this thread's segment, and with shm the
  * segments of the other threads of its node, are mapped in this process.

@@ -1,4 +1,4 @@
-/* SPDX-License-Identifier: BSD-3-Clause */
+/* SPDX-License-Identifier: MIT */
 /*
  * lock.h -- UPC locks hosted per thread, with FIFO request queues
  * (the MuPC report §4.4.7).

@@ -1,4 +1,4 @@
-/* SPDX-License-Identifier: BSD-3-Clause */
+/* SPDX-License-Identifier: MIT */
 /*
  * nb.c -- implicit-handle transfers of upc_nb.h (upc_mem*_nbi, upc_synci,
  * upc_synci_attempt): the explicit calls, with their handles kept here.

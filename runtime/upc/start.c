@@ -1,4 +1,4 @@
-/* SPDX-License-Identifier: BSD-3-Clause */
+/* SPDX-License-Identifier: MIT */
 /*
  * start.c -- process start-up and termination (the MuPC report §4.4.2).
  *

@@ -1,4 +1,4 @@
-/* SPDX-License-Identifier: BSD-3-Clause */
+/* SPDX-License-Identifier: MIT */
 /*
  * tick.c -- upc_tick.h: ticks are CLOCK_MONOTONIC nanoseconds.
  */

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # layering.sh -- the library's floors keep their dependencies pointing down
 # (runtime/README.md):
 #
