@@ -7,7 +7,7 @@
  * carries the caller's file:line without a round trip of error reports.
  * The thread must then know the object an offset of any thread falls in:
  *  - static shared arrays are placed symmetrically at start-up, so every
- *    thread knows all of them (runtime/segment.c);
+ *    thread knows all of them (runtime/transport/segment.c);
  *  - a heap block is known to its heap's keeper, which records it at
  *    allocation: the owner for a upc_alloc block, thread 0 for the
  *    symmetric heap of upc_global_alloc/upc_all_alloc.  The accessing

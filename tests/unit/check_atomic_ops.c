@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * check_atomic_ops.c -- the arithmetic of every UPC 1.3 atomic operation
- * (runtime/atomic_ops.c), without MPI.
+ * (runtime/base/atomic_ops.c), without MPI.
  */
 #include "base/atomic_ops.h"
 #include "mupc.h"

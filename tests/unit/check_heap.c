@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * check_heap.c -- the first-fit allocator of mem/heap.c, without MPI:
+ * check_heap.c -- the first-fit allocator of runtime/base/heap.c, without MPI:
  * first fit, splitting, coalescing, alignment, exhaustion, bad frees and a
  * randomized fragmentation pattern checked against a shadow map.
  */

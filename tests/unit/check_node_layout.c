@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * check_node_layout.c -- which pretend node each thread is on
- * (mupci_node_layout, shm/layout.c): real nodes, simulate_nodes blocks,
+ * (mupci_node_layout, runtime/transport/layout.c): real nodes, simulate_nodes blocks,
  * and both together; nodes numbered in order of their lowest thread.
  */
 #include "transport/node.h"
