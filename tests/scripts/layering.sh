@@ -17,6 +17,7 @@
 # LAYERING_SRC=DIR checks another tree (how the check is tested).
 . "$top_srcdir/tests/scripts/lib.sh"
 src=${LAYERING_SRC:-$top_srcdir}
+build=$(cd "$top_builddir" && pwd) || exit 1
 cd "$src" || exit 1
 
 # floor FOLDER -> rank (empty: not a library folder)
@@ -102,12 +103,12 @@ else fail "includes against the floors"; fi
 
 # Calls, from the objects the build made (skipped for another tree).
 if [ -z "${LAYERING_SRC:-}" ]; then
-    objs=$(cd "$top_builddir" && find runtime cache mem collectives gasp io -path '*/.libs/*' \
+    objs=$(cd "$build" && find runtime cache mem collectives gasp io -path '*/.libs/*' \
            \( -name 'libmupc_la-*.o' -o -name 'libmupc_pure_la-*.o' \) 2>/dev/null | sort)
     if [ -z "$objs" ]; then
-        fail "no objects of libmupc under $top_builddir"
+        fail "no objects of libmupc under $build"
     else
-        (cd "$top_builddir" && for o in $objs; do
+        (cd "$build" && for o in $objs; do
             nm "$o" | awk -v o="$o" '$1 == "U" { print o, "U", $2 } NF == 3 && $2 ~ /[TDBRCG]/ { print o, "D", $3 }'
         done) | awk -v floors="$floors" '
         BEGIN {
