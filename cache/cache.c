@@ -1,8 +1,9 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * cache.c -- direct-mapped, write-back remote reference cache with a victim
  * cache and per-byte dirty masks.  See cache.h for the policies.
  */
-#include "cache.h"
+#include "cache/cache.h"
 
 #include <stdlib.h>
 #include <string.h>

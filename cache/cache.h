@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * cache.h -- the remote reference cache's logic (the MuPC report §4.4.9).
  *
@@ -23,6 +24,9 @@
  */
 #ifndef MUPCI_CACHE_H
 #define MUPCI_CACHE_H
+#ifndef MUPCI_BUILDING_LIBRARY
+#error "this is an internal header of libmupc; include <upc.h> or <mupc.h> instead"
+#endif
 
 #include "mupc.h"
 

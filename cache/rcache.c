@@ -1,12 +1,12 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * rcache.c -- the remote reference cache wired to the message engine.
  */
-#include "rcache.h"
-#include "bounds.h"
-#include "fatal.h"
-#include "gasp_hooks.h"
-#include "segment.h"
-#include "xfer.h"
+#include "cache/rcache.h"
+#include "base/fatal.h"
+#include "base/gasp_hooks.h"
+#include "transport/segment.h"
+#include "transport/xfer.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -121,11 +121,14 @@ void mupci_rcache_invalidate(const char *file, int line)
         MUPCI_GASP_EVENT(GASP_UPC_CACHE_INVALIDATE, GASP_ATOMIC, 0, file, line, dirty);
 }
 
+static void (*fence_hook)(void);
+void mupci_fence_set_hook(void (*hook)(void)) { fence_hook = hook; }
+
 void mupci_fence(const char *file, int line)
 {
     mupci_rcache_invalidate(file, line);
-    if (mupci_unlikely(mupci_bounds_on))
-        mupci_bounds_forget(); /* others' frees are visible from here on */
+    if (mupci_unlikely(fence_hook != NULL))
+        fence_hook();
     mupci_xfer_fence();
 }
 

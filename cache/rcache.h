@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * rcache.h -- the remote reference cache inside the runtime: one cache per
  * thread (cache/cache.h) whose transport is the message engine, the fence
@@ -8,9 +9,12 @@
  */
 #ifndef MUPCI_RCACHE_H
 #define MUPCI_RCACHE_H
+#ifndef MUPCI_BUILDING_LIBRARY
+#error "this is an internal header of libmupc; include <upc.h> or <mupc.h> instead"
+#endif
 
-#include "cache.h"
-#include "config.h"
+#include "cache/cache.h"
+#include "base/config.h"
 
 #include <stddef.h>
 #include <stdint.h>
@@ -57,6 +61,10 @@ static inline void mupci_rcache_before_write(int thread, uint64_t offset, size_t
  * the dirty lines and invalidate the cache (GASP_UPC_CACHE_INVALIDATE),
  * then wait until every earlier write is applied at its target. */
 void mupci_fence(const char *file, int line);
+/* hook() runs in every fence, after the cache is invalidated and before
+ * the puts are completed: the bounds checker forgets what it learnt of
+ * other threads' heaps (mem/bounds.c).  The cache names nothing above it. */
+void mupci_fence_set_hook(void (*hook)(void));
 /* Invalidate only (upc_wait: nothing to write back that notify did not;
  * lines fetched between notify and wait must not survive the barrier). */
 void mupci_rcache_invalidate(const char *file, int line);

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * coll.c -- the data-movement collectives of upc_collective.h:
  * broadcast, scatter, gather, gather_all, exchange, permute.
@@ -11,14 +12,14 @@
  * sends every block straight to its owner; permute all-gathers perm,
  * checks it, then sends one block each.
  */
-#include "coll.h"
-#include "barrier.h"
-#include "coll_net.h"
-#include "fatal.h"
-#include "gasp_hooks.h"
-#include "rcache.h"
-#include "segment.h"
-#include "xfer.h"
+#include "collectives/coll.h"
+#include "upc/barrier.h"
+#include "collectives/coll_net.h"
+#include "base/fatal.h"
+#include "base/gasp_hooks.h"
+#include "cache/rcache.h"
+#include "transport/segment.h"
+#include "transport/xfer.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * coll.h -- what the collective modules share: entering and leaving a
  * call (flag checks, ALLSYNC barriers), locating this thread's part of a
@@ -5,9 +6,12 @@
  */
 #ifndef MUPCI_COLL_H
 #define MUPCI_COLL_H
+#ifndef MUPCI_BUILDING_LIBRARY
+#error "this is an internal header of libmupc; include <upc.h> or <mupc.h> instead"
+#endif
 
 #include "mupc.h"
-#include "rendezvous.h"
+#include "transport/rendezvous.h"
 
 #include <stddef.h>
 

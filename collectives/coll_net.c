@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * coll_net.c -- collective messages (COLL) and the mailbox that holds
  * them until the receiving thread asks (see coll_net.h).
@@ -6,9 +7,9 @@
  * ("chunks"); each names its byte offset and the message's total length,
  * and MPI's per-source order delivers them in order.
  */
-#include "coll_net.h"
-#include "engine.h"
-#include "fatal.h"
+#include "collectives/coll_net.h"
+#include "transport/engine.h"
+#include "base/fatal.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -101,7 +102,7 @@ static letter_t *letter_for(int src, uint32_t call, uint16_t round, size_t size)
     return l;
 }
 
-void mupci_handle_COLL(int src, const mupci_msg_t *m, const void *payload, size_t len)
+static void mupci_handle_COLL(int src, const mupci_msg_t *m, const void *payload, size_t len)
 {
     size_t offset = (size_t)(m->offset & MAX_MESSAGE);
     size_t size = (size_t)(m->offset >> CHUNK_OFFSET_BITS);
@@ -179,4 +180,13 @@ int mupci_coll_recv(int src, int round, void *buf, size_t n)
     free(l->data);
     free(l);
     return from;
+}
+
+/* This module's message types, given to the engine before main (engine.h). */
+__attribute__((constructor)) static void register_handlers(void)
+{
+    static const mupci_handler_entry_t handlers[] = {
+    {MUPCI_MSG_COLL, mupci_handle_COLL},
+    };
+    MUPCI_HANDLERS_REGISTER(handlers);
 }

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * coll_net.h -- the messages between the threads of one collective call,
  * which every collective algorithm (coll.c, coll_reduce.c) is built on,
@@ -14,6 +15,9 @@
  */
 #ifndef MUPCI_COLL_NET_H
 #define MUPCI_COLL_NET_H
+#ifndef MUPCI_BUILDING_LIBRARY
+#error "this is an internal header of libmupc; include <upc.h> or <mupc.h> instead"
+#endif
 
 #include <stddef.h>
 

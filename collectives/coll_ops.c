@@ -1,10 +1,11 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * coll_ops.c -- typed reduction operations (see coll_ops.h).
  *
  * One scalar combiner per type, a switch on the operation; the loops call
  * it with a loop-invariant `op`, so the branch predicts perfectly.
  */
-#include "coll_ops.h"
+#include "collectives/coll_ops.h"
 
 #include <string.h>
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * coll_ops.h -- the reduction operations of upc_all_reduceT and
  * upc_all_prefix_reduceT on arrays of any of the eleven UPC types (pure
@@ -8,6 +9,9 @@
  */
 #ifndef MUPCI_COLL_OPS_H
 #define MUPCI_COLL_OPS_H
+#ifndef MUPCI_BUILDING_LIBRARY
+#error "this is an internal header of libmupc; include <upc.h> or <mupc.h> instead"
+#endif
 
 #include <mupc.h> /* MUPC_REDUCE_TYPES */
 #include <upc_types.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * coll_reduce.c -- upc_all_reduceT and upc_all_prefix_reduceT.
  *
@@ -20,13 +21,13 @@
  * threads or phases, thread 0 does it all instead).  Partial results travel as
  * vectors of (value, present) pairs, since UPC_FUNC has no identity.
  */
-#include "coll.h"
-#include "coll_net.h"
-#include "coll_ops.h"
-#include "fatal.h"
-#include "gasp_hooks.h"
-#include "segment.h"
-#include "xfer.h"
+#include "collectives/coll.h"
+#include "collectives/coll_net.h"
+#include "collectives/coll_ops.h"
+#include "base/fatal.h"
+#include "base/gasp_hooks.h"
+#include "transport/segment.h"
+#include "transport/xfer.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -1,6 +1,5 @@
+/* SPDX-License-Identifier: MIT */
 /*
- * SPDX-License-Identifier: MIT
- *
  * coll_value.c -- the value collectives of <bupc_collectivev.h>: each
  * thread's private value travels as collective messages (coll_net.h)
  * over the binomial trees the array collectives use (coll.c).  Nothing
@@ -9,11 +8,11 @@
  */
 #include <bupc_collectivev.h>
 
-#include "coll.h"
-#include "coll_net.h"
-#include "coll_ops.h"
-#include "fatal.h"
-#include "rendezvous.h"
+#include "collectives/coll.h"
+#include "collectives/coll_net.h"
+#include "collectives/coll_ops.h"
+#include "base/fatal.h"
+#include "transport/rendezvous.h"
 
 #include <stdlib.h>
 #include <string.h>

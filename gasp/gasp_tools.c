@@ -1,11 +1,12 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * gasp_tools.c -- libmupc extensions for GASP tool writers (gasp_upc.h):
  * the size of an event's data, decoded from its varargs, and a collective
  * upcall that brings every thread's results to thread 0 at exit.  The
  * tools shipped in tools/ use them; so can any tool.
  */
-#include "fatal.h"
-#include "gasp_hooks.h"
+#include "base/fatal.h"
+#include "base/gasp_hooks.h"
 #include "mupc.h"
 
 #include <stdarg.h>

@@ -26,10 +26,10 @@
  */
 #include "upc_io.h"
 
-#include "barrier.h"
-#include "engine.h"
-#include "fatal.h"
-#include "rendezvous.h"
+#include "upc/barrier.h"
+#include "transport/engine.h"
+#include "base/fatal.h"
+#include "transport/rendezvous.h"
 
 #include <errno.h>
 #include <limits.h>

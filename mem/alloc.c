@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * alloc.c -- upc_global_alloc, upc_all_alloc, upc_alloc, upc_free,
  * upc_all_free over the heaps of alloc.h.
@@ -21,21 +22,21 @@
  * upc_alloc does not ask on every call.  Floor changes carry a change
  * number, so thread 0 applies them in the order they were made.
  */
-#include "alloc.h"
-#include "bounds.h"
-#include "engine.h"
-#include "fatal.h"
-#include "gasp_hooks.h"
-#include "heap.h"
-#include "rcache.h"
-#include "rendezvous.h"
-#include "segment.h"
+#include "mem/alloc.h"
+#include "mem/bounds.h"
+#include "transport/engine.h"
+#include "base/fatal.h"
+#include "base/gasp_hooks.h"
+#include "base/heap.h"
+#include "cache/rcache.h"
+#include "transport/rendezvous.h"
+#include "transport/segment.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 
 /* Every block starts on a 64-byte boundary: enough for any scalar, and a
- * block never shares a cache line with its neighbour (issue 4's cache). */
+ * block never shares a cache line with its neighbour (the remote reference cache's lines). */
 #define HEAP_ALIGN 64
 
 enum { HEAP_STATUS_NOMEM = 0xffff, TOP_ROOM = 4096 };
@@ -128,7 +129,7 @@ static int apply_floor(int t, uint64_t floor, uint64_t change, int lower, uint64
     return 1;
 }
 
-void mupci_handle_HEAP_FLOOR(int src, const mupci_msg_t *m, const void *payload, size_t len)
+static void mupci_handle_HEAP_FLOOR(int src, const mupci_msg_t *m, const void *payload, size_t len)
 {
     uint64_t blocker = 0;
     int lower = m->flags & 1;
@@ -291,7 +292,7 @@ static void record_symmetric(const mupci_reply_t *r, mupci_bounds_kind_t kind, s
 }
 
 /* `offset` carries upc_global_alloc's nblocks. */
-void mupci_handle_HEAP_ALLOC(int src, const mupci_msg_t *m, const void *payload, size_t len)
+static void mupci_handle_HEAP_ALLOC(int src, const mupci_msg_t *m, const void *payload, size_t len)
 {
     mupci_reply_t r;
     alloc_symmetric((size_t)m->size, &r);
@@ -304,7 +305,7 @@ enum { HEAP_FREE_CHECK_ONLY = 1, HEAP_FREE_SYMMETRIC = 2 };
 /* Sent to the pointer's owner; thread 0 keeps the symmetric heap too.  An
  * offset below another thread's local heap is answered NOT_LOCAL: the
  * caller then asks thread 0 (HEAP_FREE_SYMMETRIC) why it cannot be freed. */
-void mupci_handle_HEAP_FREE(int src, const mupci_msg_t *m, const void *payload, size_t len)
+static void mupci_handle_HEAP_FREE(int src, const mupci_msg_t *m, const void *payload, size_t len)
 {
     int is_local = !(m->flags & HEAP_FREE_SYMMETRIC) && mupci_alloc_is_local_heap(m->offset);
     if (!is_local && mupc_mythread != 0) {
@@ -514,4 +515,15 @@ void mupc_heap_info(mupc_heap_info_t *info)
     mupci_engine_unlock();
     *info = (mupc_heap_info_t){s.total_bytes, s.free_bytes, s.largest_free, s.used_blocks,
                                l.total_bytes, l.free_bytes, l.largest_free, l.used_blocks};
+}
+
+/* This module's message types, given to the engine before main (engine.h). */
+__attribute__((constructor)) static void register_handlers(void)
+{
+    static const mupci_handler_entry_t handlers[] = {
+    {MUPCI_MSG_HEAP_FLOOR, mupci_handle_HEAP_FLOOR},
+    {MUPCI_MSG_HEAP_ALLOC, mupci_handle_HEAP_ALLOC},
+    {MUPCI_MSG_HEAP_FREE, mupci_handle_HEAP_FREE},
+    };
+    MUPCI_HANDLERS_REGISTER(handlers);
 }

@@ -1,6 +1,7 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * alloc.h -- the shared heaps behind upc_global_alloc, upc_all_alloc,
- * upc_alloc and upc_free (seed 004 §4.4.8, DESIGN.md §3).
+ * upc_alloc and upc_free (the MuPC report §4.4.8).
  *
  * Segment layout after the static shared data (same offsets everywhere):
  *   [static_end, ...)  symmetric heap, from the bottom up: a block has the
@@ -11,8 +12,11 @@
  */
 #ifndef MUPCI_ALLOC_H
 #define MUPCI_ALLOC_H
+#ifndef MUPCI_BUILDING_LIBRARY
+#error "this is an internal header of libmupc; include <upc.h> or <mupc.h> instead"
+#endif
 
-#include "config.h"
+#include "base/config.h"
 #include "mupc.h"
 
 #include <stdint.h>

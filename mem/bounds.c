@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * bounds.c -- the checks of `checks = bounds` (see bounds.h).
  *
@@ -6,7 +7,7 @@
  * carries the caller's file:line without a round trip of error reports.
  * The thread must then know the object an offset of any thread falls in:
  *  - static shared arrays are placed symmetrically at start-up, so every
- *    thread knows all of them (runtime/segment.c);
+ *    thread knows all of them (runtime/transport/segment.c);
  *  - a heap block is known to its heap's keeper, which records it at
  *    allocation: the owner for a upc_alloc block, thread 0 for the
  *    symmetric heap of upc_global_alloc/upc_all_alloc.  The accessing
@@ -21,12 +22,13 @@
  * it would leave local accesses and direct (process_vm_readv) gets
  * unchecked, and the target still does not know the symmetric heap.
  */
-#include "bounds.h"
-#include "alloc.h"
-#include "engine.h"
-#include "pts.h"
-#include "request.h"
-#include "segment.h"
+#include "mem/bounds.h"
+#include "mem/alloc.h"
+#include "transport/engine.h"
+#include "base/pts.h"
+#include "transport/request.h"
+#include "transport/segment.h"
+#include "cache/rcache.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -44,7 +46,13 @@ typedef struct record {
 static record_t *records; /* live blocks this thread keeps, by start */
 static size_t nrecords, capacity;
 
-void mupci_bounds_init(int on) { mupci_bounds_on = on; }
+void mupci_bounds_init(int on)
+{
+    mupci_bounds_on = on;
+    mupci_segment_set_object_gaps(on);
+    if (on) /* others' frees are visible after a fence */
+        mupci_fence_set_hook(mupci_bounds_forget);
+}
 
 void mupci_bounds_finalize(void)
 {
@@ -104,7 +112,7 @@ static uint64_t record_extent(const record_t *r, uint32_t thread)
 
 /* BOUNDS_QUERY: the live block at or below `offset`, and its extent on
  * thread `size`. */
-void mupci_handle_BOUNDS_QUERY(int src, const mupci_msg_t *m, const void *payload, size_t len)
+static void mupci_handle_BOUNDS_QUERY(int src, const mupci_msg_t *m, const void *payload, size_t len)
 {
     (void)payload;
     (void)len;
@@ -263,4 +271,13 @@ void mupci_bounds_check_slow(const char *what, mupc_ptr_t p, size_t n, const cha
         return;
     if (kind == MUPCI_BOUNDS_NONE || !contains(&o, p.addr, n))
         out_of_bounds(what, p, n, &o, kind != MUPCI_BOUNDS_NONE, file, line);
+}
+
+/* This module's message types, given to the engine before main (engine.h). */
+__attribute__((constructor)) static void register_handlers(void)
+{
+    static const mupci_handler_entry_t handlers[] = {
+    {MUPCI_MSG_BOUNDS_QUERY, mupci_handle_BOUNDS_QUERY},
+    };
+    MUPCI_HANDLERS_REGISTER(handlers);
 }

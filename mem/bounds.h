@@ -1,6 +1,7 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * bounds.h -- `checks = bounds`: every shared access is checked against the
- * object it falls in, a static shared array (runtime/segment.c) or a heap
+ * object it falls in, a static shared array (runtime/transport/segment.c) or a heap
  * block (alloc.c), and one outside every live object, or crossing an
  * object's end, stops the job with the caller's file:line.
  *
@@ -10,8 +11,11 @@
  */
 #ifndef MUPCI_BOUNDS_H
 #define MUPCI_BOUNDS_H
+#ifndef MUPCI_BUILDING_LIBRARY
+#error "this is an internal header of libmupc; include <upc.h> or <mupc.h> instead"
+#endif
 
-#include "fatal.h"
+#include "base/fatal.h"
 #include "mupc.h"
 
 #include <stddef.h>

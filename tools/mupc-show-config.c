@@ -9,7 +9,7 @@
  *   mupc-show-config --man      the SETTINGS section of mupc.conf(5)
  *   mupc-show-config --keys     the key names, one per line
  */
-#include "config.h"
+#include "base/config.h"
 
 #include <stdio.h>
 #include <stdlib.h>

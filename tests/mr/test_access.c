@@ -126,7 +126,7 @@ static void memset_round(void)
 
 /* A thread's own small puts (still batched, not yet at the target) must
  * be seen by its next large get of the same bytes, blocking or not: large
- * on-node gets read the target's memory directly (runtime/direct.h) and
+ * on-node gets read the target's memory directly (runtime/transport/direct.h) and
  * would overtake them. */
 static void put_then_large_get(void)
 {

@@ -1,6 +1,7 @@
 #!/bin/sh
 # SPDX-License-Identifier: MIT
 # spdx.sh -- every tracked file of translator/, tools/, include/, tests/,
+# the library (runtime/, cache/, mem/, gasp/, collectives/, io/),
 # bench/, examples/ and doc/, and the top-level scripts, carries
 # "SPDX-License-Identifier: MIT" on its first line (its second
 # after a #! line).  Skipped outside a git checkout (a release tarball).
@@ -8,7 +9,7 @@
 cd "$top_srcdir" || exit 1
 git rev-parse --is-inside-work-tree > /dev/null 2>&1 || { echo "not a git checkout"; exit 77; }
 missing=""
-for f in $(git ls-files translator tools include tests bench examples doc) \
+for f in $(git ls-files translator tools include tests bench examples doc runtime cache mem gasp collectives io) \
     quickstart .ci/run configure.ac Makefile.am; do
     [ -f "$f" ] || continue
     first=$(sed -n 1p "$f")

@@ -5,7 +5,7 @@
 # AddressSanitizer's own markers (__odr_asan.NAME, make check-sanitize)
 # are not ours.  MPI_Init, MPI_Init_thread and MPI_Finalize are libmupc's
 # on purpose: a UPC program that calls MPI leaves starting and ending it to
-# libmupc (runtime/hybrid.c).
+# libmupc (runtime/upc/hybrid.c).
 . "$top_srcdir/tests/scripts/lib.sh"
 allowed='^(upc_|mupc_|mupci_|gasp_|pupc_|main$|MPI_Init$|MPI_Init_thread$|MPI_Finalize$|_init$|_fini$|_edata$|_end$|__bss_start$)'
 for lib in "$top_builddir/.libs/libmupc.so" "$top_builddir/.libs/libmupc.a"; do

@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * check_atomic_ops.c -- the arithmetic of every UPC 1.3 atomic operation
- * (runtime/atomic_ops.c), without MPI.
+ * (runtime/base/atomic_ops.c), without MPI.
  */
-#include "atomic_ops.h"
+#include "base/atomic_ops.h"
 #include "mupc.h"
 #include "upc_types.h"
 

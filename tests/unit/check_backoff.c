@@ -3,7 +3,7 @@
  * check_backoff.c -- the idle ladder: spin, then yield for a window, then
  * sleep with doubling periods up to the cap; work resets it.
  */
-#include "backoff.h"
+#include "base/backoff.h"
 
 #include "run_suite.h"
 

@@ -6,7 +6,7 @@
  * bypassing accesses, invalidation, clipping, and a randomized mix checked
  * against a shadow copy.
  */
-#include "cache.h"
+#include "cache/cache.h"
 
 #include "run_suite.h"
 

@@ -4,8 +4,8 @@
  * (collectives/coll_ops.c) and the binomial-tree arithmetic (coll_net.h),
  * without MPI.
  */
-#include "coll_net.h"
-#include "coll_ops.h"
+#include "collectives/coll_net.h"
+#include "collectives/coll_ops.h"
 
 #include "run_suite.h"
 

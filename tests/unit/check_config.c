@@ -4,7 +4,7 @@
  * integers, range and power-of-two checks, files with their line numbers,
  * the environment, the printed form and the example file.
  */
-#include "config.h"
+#include "base/config.h"
 
 #include "run_suite.h"
 

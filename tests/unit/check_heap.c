@@ -1,10 +1,10 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * check_heap.c -- the first-fit allocator of mem/heap.c, without MPI:
+ * check_heap.c -- the first-fit allocator of runtime/base/heap.c, without MPI:
  * first fit, splitting, coalescing, alignment, exhaustion, bad frees and a
  * randomized fragmentation pattern checked against a shadow map.
  */
-#include "heap.h"
+#include "base/heap.h"
 
 #include "run_suite.h"
 

@@ -2,7 +2,7 @@
 /*
  * check_msg.c -- batch packing and unpacking of protocol messages.
  */
-#include "msg.h"
+#include "transport/msg.h"
 
 #include "run_suite.h"
 

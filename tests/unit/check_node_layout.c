@@ -1,10 +1,10 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * check_node_layout.c -- which pretend node each thread is on
- * (mupci_node_layout, shm/layout.c): real nodes, simulate_nodes blocks,
+ * (mupci_node_layout, runtime/transport/layout.c): real nodes, simulate_nodes blocks,
  * and both together; nodes numbered in order of their lowest thread.
  */
-#include "node.h"
+#include "transport/node.h"
 
 #include "run_suite.h"
 

@@ -3,7 +3,7 @@
  * check_pts.c -- pointer-to-shared arithmetic against a brute-force model
  * of the UPC layout, for many block sizes and thread counts.
  */
-#include "pts.h"
+#include "base/pts.h"
 
 #include "run_suite.h"
 

@@ -1,9 +1,0 @@
-/* access.h -- the shared-access entry points' own start-up (access.c). */
-#ifndef MUPCI_ACCESS_H
-#define MUPCI_ACCESS_H
-
-/* Computation pthread, before the user's main: publish this thread's
- * segment for inline local accesses (mupc_local_* in mupc.h). */
-void mupci_access_init_local(void);
-
-#endif

@@ -1,0 +1,54 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * backoff.h -- how a pthread waits when there is nothing to do.
+ *
+ * Measured on 2-core machines: pure spinning starves the
+ * other pthreads when cores are scarce, and every sleep costs ~50 us unless
+ * the timer slack is lowered.  So: spin a bounded number of polls, then
+ * sched_yield for a window, then sleep with doubling periods up to a cap.
+ * Any useful work resets the ladder.
+ */
+#ifndef MUPCI_BACKOFF_H
+#define MUPCI_BACKOFF_H
+#ifndef MUPCI_BUILDING_LIBRARY
+#error "this is an internal header of libmupc; include <upc.h> or <mupc.h> instead"
+#endif
+
+#include <stdint.h>
+
+typedef struct mupci_backoff_policy {
+    int spin_polls;       /* polls before yielding */
+    int64_t yield_ns;     /* yielding window before sleeping */
+    int64_t sleep_min_ns; /* first sleep */
+    int64_t sleep_max_ns; /* sleep cap */
+} mupci_backoff_policy_t;
+
+typedef enum { MUPCI_BACKOFF_SPIN, MUPCI_BACKOFF_YIELD, MUPCI_BACKOFF_SLEEP } mupci_backoff_action_t;
+
+typedef struct mupci_backoff {
+    const mupci_backoff_policy_t *policy;
+    int polls;           /* idle polls since the last work */
+    int64_t idle_since;  /* ns timestamp of the last work (0 = not idle yet) */
+    int64_t sleep_ns;    /* next sleep period */
+} mupci_backoff_t;
+
+int64_t mupci_now_ns(void);
+
+void mupci_backoff_init(mupci_backoff_t *b, const mupci_backoff_policy_t *policy);
+void mupci_backoff_reset(mupci_backoff_t *b);
+
+/* Decide the next idle step (pure; `now_ns` from mupci_now_ns()).  For
+ * MUPCI_BACKOFF_SLEEP, *sleep_ns receives the period. */
+mupci_backoff_action_t mupci_backoff_next(mupci_backoff_t *b, int64_t now_ns,
+                                          int64_t *sleep_ns);
+
+/* The next step, reading the clock only once spinning is over. */
+mupci_backoff_action_t mupci_backoff_step(mupci_backoff_t *b, int64_t *sleep_ns);
+
+/* Do a step: spin hint, sched_yield or nanosleep. */
+void mupci_backoff_act(mupci_backoff_action_t action, int64_t sleep_ns);
+
+/* One idle step: decide and do it. */
+void mupci_backoff_idle(mupci_backoff_t *b);
+
+#endif

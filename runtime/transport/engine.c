@@ -1,0 +1,757 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * engine.c -- progress lock, batches, persistent receives, send completion,
+ * operation slots, and the two ways of waiting (communication loop and
+ * computation-pthread waits).  See engine.h for the design.
+ */
+#include "transport/engine.h"
+#include "base/backoff.h"
+#include "transport/direct.h"
+#include "base/fatal.h"
+#include "transport/node.h"
+
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <time.h>
+#include <unistd.h>
+
+/* MPICH declares MPI_Test{all,some} with access attributes, and GCC >= 11
+ * then takes the MPI_STATUSES_IGNORE sentinel for a zero-size array
+ * (a false -Wstringop-overflow at -O2). */
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC diagnostic ignored "-Wstringop-overflow"
+#endif
+
+
+static const mupci_config_t *cfg;
+static int nthreads;
+
+/* ---- the progress lock ---- */
+static pthread_mutex_t progress_lock = PTHREAD_MUTEX_INITIALIZER;
+/* initial-exec: a cheap TLS access from a shared library (the default
+ * model calls __tls_get_addr on every lock and unlock) */
+static __thread int holds_lock __attribute__((tls_model("initial-exec")));
+static int progress_depth; /* >0 while dispatching (handlers must not wait) */
+
+/* ---- shutdown and pthread coordination ---- */
+static atomic_int shutdown_flag;
+static atomic_int exit_status;
+static atomic_uint compute_activity; /* bumped by every progress pass of a waiting computation pthread */
+static atomic_int comm_kicked;       /* work was queued for the communication pthread */
+static pthread_mutex_t wake_mx = PTHREAD_MUTEX_INITIALIZER;
+static pthread_cond_t wake_cv = PTHREAD_COND_INITIALIZER;
+
+static mupci_backoff_policy_t comm_policy, wait_policy, defer_policy;
+
+/* ---- outgoing batches, one open buffer per destination ---- */
+typedef struct batch {
+    char *buf;
+    size_t used;
+    int urgent; /* holds a request or reply: flush at the end of the pass */
+    int listed; /* in urgent_dests */
+} batch_t;
+static batch_t *batches;
+static int *urgent_dests, nurgent; /* batches that became urgent, each once */
+static char **pool;
+static int pool_count, pool_cap;
+static unsigned long appended, appended_at_last_pass;
+
+/* ---- sends in flight, completed together by MPI_Testall ---- */
+typedef struct send_entry {
+    char *buffer;     /* batch buffer to recycle, or NULL */
+    mupci_op_t *op;   /* op to count down, or NULL */
+} send_entry_t;
+static MPI_Request *send_reqs;
+static send_entry_t *send_entries;
+static int *send_idx; /* scratch for MPI_Testsome */
+static int nsends, send_cap;
+
+/* ---- bulk-data receives into user memory ---- */
+static MPI_Request *data_reqs;
+static mupci_op_t **data_ops;
+static int *data_done_idx;
+static int ndata, data_cap;
+
+/* ---- persistent receives, tested oldest first ---- */
+static MPI_Request *recv_reqs;
+static char **recv_bufs;
+static int nrecv, recv_head;
+
+/* ---- operation slots ---- */
+#define MAX_OPS MUPCI_MAX_OPS
+static mupci_op_t ops[MAX_OPS];
+static uint32_t free_slots[MAX_OPS];
+static int nfree_slots;
+
+/* ================================================================ */
+/* Lock                                                              */
+/* ================================================================ */
+
+void mupci_engine_lock(void)
+{
+    MUPCI_PT(pthread_mutex_lock(&progress_lock));
+    holds_lock = 1;
+}
+
+void mupci_engine_unlock(void)
+{
+    holds_lock = 0;
+    MUPCI_PT(pthread_mutex_unlock(&progress_lock));
+}
+
+void mupci_engine_lock_for_abort(void)
+{
+    if (holds_lock)
+        return;
+    /* Bounded: the other pthread never holds the lock for long, but never
+     * let an abort hang on it. */
+    for (int i = 0; i < 100000; i++) {
+        if (pthread_mutex_trylock(&progress_lock) == 0) {
+            holds_lock = 1;
+            return;
+        }
+        usleep(10);
+    }
+}
+
+/* ================================================================ */
+/* Buffers, sends and data receives                                  */
+/* ================================================================ */
+
+static void *xrealloc(void *p, size_t n)
+{
+    void *q = realloc(p, n);
+    if (!q)
+        mupci_fatal("out of memory (%zu bytes) in the message engine", n);
+    return q;
+}
+
+static char *buffer_get(void)
+{
+    if (pool_count > 0)
+        return pool[--pool_count];
+    char *b = malloc(cfg->batch_size);
+    if (!b)
+        mupci_fatal("out of memory for a %zu-byte batch buffer", cfg->batch_size);
+    return b;
+}
+
+static void buffer_put(char *b)
+{
+    if (pool_count == pool_cap) {
+        pool_cap = pool_cap ? 2 * pool_cap : 16;
+        pool = xrealloc(pool, (size_t)pool_cap * sizeof *pool);
+    }
+    pool[pool_count++] = b;
+}
+
+static void track_send(MPI_Request req, char *buffer, mupci_op_t *op)
+{
+    if (nsends == send_cap) { /* grow: handlers must never wait for room */
+        send_cap = send_cap ? 2 * send_cap : 64;
+        send_reqs = xrealloc(send_reqs, (size_t)send_cap * sizeof *send_reqs);
+        send_entries = xrealloc(send_entries, (size_t)send_cap * sizeof *send_entries);
+        send_idx = xrealloc(send_idx, (size_t)send_cap * sizeof *send_idx);
+    }
+    send_reqs[nsends] = req;
+    send_entries[nsends] = (send_entry_t){buffer, op};
+    nsends++;
+}
+
+static void send_completed(const send_entry_t *e)
+{
+    if (e->buffer)
+        buffer_put(e->buffer);
+    if (e->op)
+        mupci_op_part_done(e->op);
+}
+
+/* Drop the entries whose request MPI has set to MPI_REQUEST_NULL. */
+static void compact_sends(void)
+{
+    int kept = 0;
+    for (int i = 0; i < nsends; i++) {
+        if (send_reqs[i] == MPI_REQUEST_NULL) {
+            send_completed(&send_entries[i]);
+            continue;
+        }
+        send_reqs[kept] = send_reqs[i];
+        send_entries[kept] = send_entries[i];
+        kept++;
+    }
+    nsends = kept;
+}
+
+/* Normal case: the sends in flight complete together (MPI_Testall).  When
+ * many are in flight, retire whatever has completed (MPI_Testsome) so
+ * buffers recycle even if one slow send holds up the batch. */
+static int poll_sends(void)
+{
+    if (nsends == 0)
+        return 0;
+    int flag = 0;
+    MUPCI_MPI(MPI_Testall(nsends, send_reqs, &flag, MPI_STATUSES_IGNORE));
+    if (flag) {
+        for (int i = 0; i < nsends; i++)
+            send_completed(&send_entries[i]);
+        nsends = 0;
+        return 1;
+    }
+    if (nsends < cfg->send_slots / 2)
+        return 0;
+    int outcount = 0;
+    MUPCI_MPI(MPI_Testsome(nsends, send_reqs, &outcount, send_idx, MPI_STATUSES_IGNORE));
+    if (outcount > 0 && outcount != MPI_UNDEFINED)
+        compact_sends();
+    return outcount > 0 && outcount != MPI_UNDEFINED;
+}
+
+static void track_data_recv(MPI_Request req, mupci_op_t *op)
+{
+    if (ndata == data_cap) {
+        data_cap = data_cap ? 2 * data_cap : 32;
+        data_reqs = xrealloc(data_reqs, (size_t)data_cap * sizeof *data_reqs);
+        data_ops = xrealloc(data_ops, (size_t)data_cap * sizeof *data_ops);
+        data_done_idx = xrealloc(data_done_idx, (size_t)data_cap * sizeof *data_done_idx);
+    }
+    data_reqs[ndata] = req;
+    data_ops[ndata] = op;
+    ndata++;
+}
+
+static int poll_data_recvs(void)
+{
+    if (ndata == 0)
+        return 0;
+    int outcount = 0;
+    MUPCI_MPI(MPI_Testsome(ndata, data_reqs, &outcount, data_done_idx, MPI_STATUSES_IGNORE));
+    if (outcount == 0 || outcount == MPI_UNDEFINED)
+        return 0;
+    int kept = 0;
+    for (int i = 0; i < ndata; i++) {
+        if (data_reqs[i] == MPI_REQUEST_NULL) {
+            if (data_ops[i])
+                mupci_op_part_done(data_ops[i]);
+            continue;
+        }
+        data_reqs[kept] = data_reqs[i];
+        data_ops[kept] = data_ops[i];
+        kept++;
+    }
+    ndata = kept;
+    return 1;
+}
+
+int mupci_engine_fragments(size_t n)
+{
+    return n == 0 ? 0 : (int)((n + cfg->fragment_size - 1) / cfg->fragment_size);
+}
+
+void mupci_engine_send_data(const void *buf, size_t n, int dest, int tag, mupci_op_t *op)
+{
+    const char *at = buf;
+    for (size_t done = 0; done < n; done += cfg->fragment_size) {
+        size_t piece = n - done < cfg->fragment_size ? n - done : cfg->fragment_size;
+        MPI_Request req;
+        MUPCI_MPI(MPI_Isend(at + done, (int)piece, MPI_BYTE, dest, tag, mupci_comm, &req));
+        track_send(req, NULL, op);
+    }
+}
+
+void mupci_engine_recv_data(void *buf, size_t n, int src, int tag, mupci_op_t *op)
+{
+    char *at = buf;
+    for (size_t done = 0; done < n; done += cfg->fragment_size) {
+        size_t piece = n - done < cfg->fragment_size ? n - done : cfg->fragment_size;
+        MPI_Request req;
+        MUPCI_MPI(MPI_Irecv(at + done, (int)piece, MPI_BYTE, src, tag, mupci_comm, &req));
+        track_data_recv(req, op);
+    }
+}
+
+void mupci_engine_recv_data_now(void *buf, size_t n, int src, int tag)
+{
+    char *at = buf;
+    for (size_t done = 0; done < n; done += cfg->fragment_size) {
+        size_t piece = n - done < cfg->fragment_size ? n - done : cfg->fragment_size;
+        MPI_Request req;
+        int flag = 0;
+        MUPCI_MPI(MPI_Irecv(at + done, (int)piece, MPI_BYTE, src, tag, mupci_comm, &req));
+        /* Test, not Wait: MPICH's blocking calls spin and starve the other
+         * pthreads.  The sender posted this data right after
+         * the header we are handling, so it completes promptly. */
+        while (!flag) {
+            MUPCI_MPI(MPI_Test(&req, &flag, MPI_STATUS_IGNORE));
+            if (!flag)
+                sched_yield();
+        }
+    }
+}
+
+/* ================================================================ */
+/* Batches                                                           */
+/* ================================================================ */
+
+size_t mupci_engine_inline_max(void) { return cfg->batch_size - MUPCI_MSG_HEADER_BYTES; }
+
+static void flush_batch(int dest)
+{
+    batch_t *b = &batches[dest];
+    if (b->used == 0)
+        return;
+    MPI_Request req;
+    MUPCI_MPI(MPI_Isend(b->buf, (int)b->used, MPI_BYTE, dest, MUPCI_TAG_BATCH, mupci_comm, &req));
+    track_send(req, b->buf, NULL);
+    b->buf = NULL;
+    b->used = 0;
+    b->urgent = 0;
+}
+
+/* A sender outside a handler that has too many sends in flight waits for
+ * some to complete (handlers never wait: they only add). */
+static void throttle_sends(void)
+{
+    while (progress_depth == 0 && nsends >= cfg->send_slots) {
+        mupci_engine_progress(0);
+        if (nsends >= cfg->send_slots)
+            sched_yield();
+    }
+}
+
+void mupci_engine_flush(int dest)
+{
+    flush_batch(dest);
+    throttle_sends();
+}
+
+void mupci_engine_flush_all(void)
+{
+    for (int d = 0; d < nthreads; d++)
+        flush_batch(d);
+    throttle_sends();
+}
+
+void mupci_engine_send(int dest, const mupci_msg_t *hdr, const void *payload, size_t len)
+{
+    batch_t *b = &batches[dest];
+    if (!b->buf)
+        b->buf = buffer_get();
+    if (mupci_msg_append(b->buf, cfg->batch_size, &b->used, hdr, payload, len) != 0) {
+        mupci_engine_flush(dest);
+        b->buf = buffer_get();
+        if (mupci_msg_append(b->buf, cfg->batch_size, &b->used, hdr, payload, len) != 0)
+            mupci_fatal("internal error: %zu-byte payload exceeds batch_size %zu", len,
+                        cfg->batch_size);
+    }
+    if (hdr->type != MUPCI_MSG_PUT && hdr->type != MUPCI_MSG_MEMSET &&
+        hdr->type != MUPCI_MSG_PUT_MASKED) {
+        b->urgent = 1;
+        if (!b->listed) {
+            b->listed = 1;
+            urgent_dests[nurgent++] = dest;
+        }
+    }
+    appended++;
+}
+
+/* End of a pass: requests and replies always go out; relaxed puts go out
+ * when someone waits, or once the sender has gone quiet for a whole
+ * communication-pthread pass (so a stream of puts coalesces). */
+static void flush_after_pass(int flush_everything)
+{
+    int quiet = appended == appended_at_last_pass;
+    appended_at_last_pass = appended;
+    for (int d = 0; d < nthreads; d++)
+        if (batches[d].used && (flush_everything || quiet || batches[d].urgent))
+            flush_batch(d);
+}
+
+/* ================================================================ */
+/* Incoming                                                          */
+/* ================================================================ */
+
+/* Filled by the modules that own the message types (engine.h). */
+static mupci_handler_fn handlers[MUPCI_MSG_NTYPES];
+
+void mupci_engine_register_handlers(const mupci_handler_entry_t *entries, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        handlers[entries[i].type] = entries[i].fn;
+}
+
+/* Progress hooks of the modules above (the on-node barrier). */
+#define MAX_PROGRESS_HOOKS 4
+static int (*progress_hooks[MAX_PROGRESS_HOOKS])(void);
+static int nprogress_hooks;
+
+void mupci_engine_register_progress(int (*fn)(void))
+{
+    if (nprogress_hooks == MAX_PROGRESS_HOOKS)
+        mupci_fatal("internal: more than %d progress hooks", MAX_PROGRESS_HOOKS);
+    progress_hooks[nprogress_hooks++] = fn;
+}
+
+/* Replies a handler produced go out at once, before the receive is
+ * reposted and the next one tested: the requester is waiting for them. */
+static void flush_urgent(void)
+{
+    while (nurgent > 0) {
+        int d = urgent_dests[--nurgent];
+        batches[d].listed = 0;
+        if (batches[d].urgent)
+            flush_batch(d);
+    }
+}
+
+/* A module linked statically is left out when the program uses nothing of
+ * it, and with it its handlers; but then no thread sends its messages
+ * either (each module sends the types it handles). */
+static inline void handle(int src, const mupci_msg_t *m, const void *payload, size_t len)
+{
+    mupci_handler_fn fn = handlers[m->type];
+    if (mupci_unlikely(!fn))
+        mupci_fatal("internal error: no handler registered for message type %s from thread %d",
+                    mupci_msg_type_name(m->type), src);
+    fn(src, m, payload, len);
+}
+
+static void dispatch_batch(int src, const char *buf, size_t len)
+{
+    size_t pos = 0;
+    mupci_msg_t m;
+    const void *payload;
+    size_t plen;
+    int rc;
+    while ((rc = mupci_msg_next(buf, len, &pos, &m, &payload, &plen)) == 1)
+        handle(src, &m, payload, plen);
+    if (rc < 0)
+        mupci_fatal("internal error: malformed batch of %zu bytes from thread %d at byte %zu",
+                    len, src, pos);
+}
+
+void mupci_engine_deliver_local(const mupci_msg_t *m, const void *payload, size_t len)
+{
+    progress_depth++;
+    handle(mupc_mythread, m, payload, len);
+    progress_depth--;
+    /* What the handler sent (a lock handed to a waiter, a collective's
+     * answers) must not wait for the communication pthread's next pass:
+     * it may be asleep for up to idle_sleep_max_us. */
+    flush_urgent();
+}
+
+static int poll_incoming(void)
+{
+    int handled = 0;
+    while (handled < nrecv) {
+        int flag = 0, count = 0;
+        MPI_Status st;
+        MUPCI_MPI(MPI_Test(&recv_reqs[recv_head], &flag, &st));
+        if (!flag)
+            break;
+        MUPCI_MPI(MPI_Get_count(&st, MPI_BYTE, &count));
+        dispatch_batch(st.MPI_SOURCE, recv_bufs[recv_head], (size_t)count);
+        flush_urgent();
+        MUPCI_MPI(MPI_Start(&recv_reqs[recv_head]));
+        recv_head = (recv_head + 1) % nrecv;
+        handled++;
+    }
+    return handled;
+}
+
+int mupci_engine_progress(int flush_everything)
+{
+    progress_depth++;
+    int work = poll_incoming();
+    work += poll_data_recvs();
+    work += mupci_direct_progress(cfg->fragment_size);
+    for (int i = 0; i < nprogress_hooks; i++)
+        work += progress_hooks[i]();
+    progress_depth--;
+    flush_after_pass(flush_everything);
+    work += poll_sends();
+    return work;
+}
+
+/* ================================================================ */
+/* Operation slots                                                   */
+/* ================================================================ */
+
+mupci_op_t *mupci_op_alloc(int pending, void *dst)
+{
+    if (nfree_slots == 0)
+        mupci_fatal_plain("more than %d operations outstanding (non-blocking transfers not yet "
+                          "synchronized?); call upc_sync on some handles first",
+                          MAX_OPS);
+    mupci_op_t *op = &ops[free_slots[--nfree_slots]];
+    op->pending = pending;
+    op->dst = dst;
+    op->generation++;
+    op->in_use = 1;
+    return op;
+}
+
+void mupci_op_free(mupci_op_t *op)
+{
+    op->in_use = 0;
+    free_slots[nfree_slots++] = op->slot;
+}
+
+mupci_op_t *mupci_op_from_slot(int src, uint32_t slot)
+{
+    if (slot >= MAX_OPS || !ops[slot].in_use)
+        mupci_fatal("internal error: thread %d answered operation %u, which is not outstanding",
+                    src, slot);
+    return &ops[slot];
+}
+
+uint64_t mupci_op_handle(const mupci_op_t *op)
+{
+    return ((uint64_t)op->generation << 32) | (uint64_t)(op->slot + 1);
+}
+
+mupci_op_t *mupci_op_from_handle(uint64_t handle)
+{
+    uint64_t slot1 = handle & 0xffffffffu;
+    if (slot1 == 0 || slot1 > MAX_OPS)
+        return NULL;
+    mupci_op_t *op = &ops[slot1 - 1];
+    if (!op->in_use || op->generation != (uint32_t)(handle >> 32))
+        return NULL;
+    return op;
+}
+
+/* ================================================================ */
+/* Waiting                                                           */
+/* ================================================================ */
+
+static void park_forever(void) __attribute__((noreturn));
+static void park_forever(void)
+{
+    /* The job is ending (upc_global_exit elsewhere); the main pthread is
+     * finalizing MPI and will end the process. */
+    for (;;)
+        pause();
+}
+
+/* The lock stays held while spinning: nobody else needs it then (the
+ * communication pthread stays away while we wait, see comm_defer), and
+ * each release and re-acquire costs more than a poll.  It is released
+ * around yields and sleeps. */
+void mupci_engine_wait_locked(int (*done)(void *), void *arg)
+{
+    mupci_backoff_t b;
+    mupci_backoff_init(&b, &wait_policy);
+    for (;;) {
+        int work = mupci_engine_progress(1);
+        if (done(arg))
+            break;
+        atomic_fetch_add_explicit(&compute_activity, 1, memory_order_relaxed);
+        if (atomic_load(&shutdown_flag)) {
+            mupci_engine_unlock();
+            park_forever();
+        }
+        if (work) {
+            mupci_backoff_reset(&b);
+            continue;
+        }
+        int64_t sleep_ns = 0;
+        mupci_backoff_action_t action = mupci_backoff_step(&b, &sleep_ns);
+        if (action == MUPCI_BACKOFF_SPIN)
+            continue; /* no pause instruction: the next MPI poll is the pause, and
+                       * bench/core's get median was 0.57 us without it, 0.63 with */
+        mupci_engine_unlock();
+        mupci_backoff_act(action, sleep_ns);
+        mupci_engine_lock();
+    }
+    atomic_fetch_add_explicit(&compute_activity, 1, memory_order_relaxed);
+}
+
+void mupci_engine_wait(int (*done)(void *), void *arg)
+{
+    mupci_engine_lock();
+    mupci_engine_wait_locked(done, arg);
+    mupci_engine_unlock();
+}
+
+void mupci_engine_poll(void)
+{
+    if (pthread_mutex_trylock(&progress_lock) != 0)
+        return; /* someone is making progress right now */
+    holds_lock = 1;
+    mupci_engine_progress(1);
+    mupci_engine_unlock();
+}
+
+static int op_done(void *arg) { return mupci_op_complete(arg); }
+
+void mupci_engine_wait_op(mupci_op_t *op) { mupci_engine_wait(op_done, op); }
+
+void mupci_engine_wait_op_locked(mupci_op_t *op) { mupci_engine_wait_locked(op_done, op); }
+
+/* ================================================================ */
+/* The communication pthread                                         */
+/* ================================================================ */
+
+static void comm_sleep(int64_t ns)
+{
+    struct timespec until;
+    clock_gettime(CLOCK_REALTIME, &until);
+    until.tv_nsec += ns;
+    until.tv_sec += until.tv_nsec / 1000000000;
+    until.tv_nsec %= 1000000000;
+    MUPCI_PT(pthread_mutex_lock(&wake_mx));
+    if (!atomic_load(&shutdown_flag))
+        pthread_cond_timedwait(&wake_cv, &wake_mx, &until);
+    MUPCI_PT(pthread_mutex_unlock(&wake_mx));
+}
+
+static void comm_idle(mupci_backoff_t *b)
+{
+    int64_t sleep_ns = 0;
+    switch (mupci_backoff_next(b, mupci_now_ns(), &sleep_ns)) {
+    case MUPCI_BACKOFF_SPIN:
+        break;
+    case MUPCI_BACKOFF_YIELD:
+        sched_yield();
+        break;
+    case MUPCI_BACKOFF_SLEEP:
+        comm_sleep(sleep_ns);
+        break;
+    }
+}
+
+/* The computation pthread is waiting, so it drives progress itself: get
+ * off the core instead of spinning or yielding next to it (a yielding
+ * pthread still takes time slices when cores are scarce).  Sleeps grow
+ * from 20 us to idle_sleep_max_us while it keeps waiting.  This came in
+ * with the other get-path changes of the same commit, which together took
+ * bench/core's get median from 0.74-0.81 to 0.56-0.57 us; on its own its
+ * effect was within the run-to-run noise. */
+static void comm_defer(mupci_backoff_t *defer)
+{
+    int64_t sleep_ns = 0;
+    if (mupci_backoff_step(defer, &sleep_ns) == MUPCI_BACKOFF_SLEEP)
+        comm_sleep(sleep_ns);
+}
+
+int mupci_engine_comm_loop(void)
+{
+    mupci_backoff_t b, defer;
+    unsigned seen = atomic_load(&compute_activity);
+    mupci_backoff_init(&b, &comm_policy);
+    mupci_backoff_init(&defer, &defer_policy);
+    prctl(PR_SET_TIMERSLACK, 1000UL, 0, 0, 0); /* sleeps of ~20 us must not cost 50 us */
+    while (!atomic_load(&shutdown_flag)) {
+        unsigned now = atomic_load_explicit(&compute_activity, memory_order_relaxed);
+        if (atomic_exchange(&comm_kicked, 0)) {
+            /* Queued work (a direct copy) is ours to do even if the
+             * computation pthread waited a moment ago: it computes now. */
+            seen = now;
+            mupci_backoff_reset(&b);
+        } else if (now != seen) {
+            seen = now;
+            comm_defer(&defer);
+            continue;
+        }
+        mupci_backoff_reset(&defer);
+        int work = mupci_direct_progress(SIZE_MAX);
+        if (pthread_mutex_trylock(&progress_lock) == 0) {
+            holds_lock = 1;
+            work += mupci_engine_progress(0);
+            mupci_engine_unlock();
+        }
+        if (work)
+            mupci_backoff_reset(&b);
+        else
+            comm_idle(&b);
+    }
+    return atomic_load(&exit_status);
+}
+
+void mupci_engine_wake_comm(void)
+{
+    atomic_store(&comm_kicked, 1);
+    MUPCI_PT(pthread_mutex_lock(&wake_mx));
+    MUPCI_PT(pthread_cond_signal(&wake_cv));
+    MUPCI_PT(pthread_mutex_unlock(&wake_mx));
+}
+
+void mupci_engine_request_shutdown(int status)
+{
+    int expected = 0;
+    if (atomic_compare_exchange_strong(&shutdown_flag, &expected, 1))
+        atomic_store(&exit_status, status);
+    MUPCI_PT(pthread_mutex_lock(&wake_mx));
+    MUPCI_PT(pthread_cond_broadcast(&wake_cv));
+    MUPCI_PT(pthread_mutex_unlock(&wake_mx));
+}
+
+int mupci_engine_shutting_down(void) { return atomic_load(&shutdown_flag); }
+
+/* ================================================================ */
+/* Life cycle                                                        */
+/* ================================================================ */
+
+static void make_policies(int oversubscribed)
+{
+    int spins = oversubscribed ? cfg->spin_polls / 4 : cfg->spin_polls;
+    comm_policy = (mupci_backoff_policy_t){spins, (int64_t)cfg->yield_window_us * 1000, 20000,
+                                           (int64_t)cfg->idle_sleep_max_us * 1000};
+    wait_policy = (mupci_backoff_policy_t){spins, (int64_t)cfg->yield_window_us * 1000, 10000,
+                                           (int64_t)cfg->idle_sleep_max_us * 1000};
+    defer_policy = (mupci_backoff_policy_t){0, 0, 20000, (int64_t)cfg->idle_sleep_max_us * 1000};
+}
+
+void mupci_engine_init(const mupci_config_t *config, int oversubscribed)
+{
+    cfg = config;
+    /* From here on an abort first stops the other pthread's MPI calls. */
+    mupci_fatal_set_abort_hook(mupci_engine_lock_for_abort);
+    MUPCI_MPI(MPI_Comm_size(mupci_comm, &nthreads));
+    make_policies(oversubscribed);
+    batches = calloc((size_t)nthreads, sizeof *batches);
+    urgent_dests = calloc((size_t)nthreads, sizeof *urgent_dests);
+    nrecv = cfg->recv_buffers;
+    recv_reqs = calloc((size_t)nrecv, sizeof *recv_reqs);
+    recv_bufs = calloc((size_t)nrecv, sizeof *recv_bufs);
+    if (!batches || !urgent_dests || !recv_reqs || !recv_bufs)
+        mupci_fatal("out of memory setting up the message engine");
+    for (int i = 0; i < nrecv; i++) {
+        recv_bufs[i] = buffer_get();
+        MUPCI_MPI(MPI_Recv_init(recv_bufs[i], (int)cfg->batch_size, MPI_BYTE, MPI_ANY_SOURCE,
+                                MUPCI_TAG_BATCH, mupci_comm, &recv_reqs[i]));
+    }
+    MUPCI_MPI(MPI_Startall(nrecv, recv_reqs));
+    for (uint32_t i = 0; i < MAX_OPS; i++) {
+        ops[i].slot = i;
+        free_slots[MAX_OPS - 1 - i] = i;
+    }
+    nfree_slots = MAX_OPS;
+    prctl(PR_SET_TIMERSLACK, 1000UL, 0, 0, 0);
+}
+
+void mupci_engine_finalize(void)
+{
+    mupci_engine_lock();
+    mupci_engine_flush_all();
+    /* Bounded: after a global exit a peer may already be gone. */
+    int64_t deadline = mupci_now_ns() + 2000000000LL;
+    while ((nsends > 0 || ndata > 0) && mupci_now_ns() < deadline) {
+        if (!mupci_engine_progress(1))
+            sched_yield();
+    }
+    for (int i = 0; i < nrecv; i++) {
+        MUPCI_MPI(MPI_Cancel(&recv_reqs[i]));
+        MUPCI_MPI(MPI_Wait(&recv_reqs[i], MPI_STATUS_IGNORE));
+        MUPCI_MPI(MPI_Request_free(&recv_reqs[i]));
+        free(recv_bufs[i]);
+    }
+    for (int i = 0; i < pool_count; i++)
+        free(pool[i]);
+    pool_count = 0;
+    /* The lock stays held: no pthread may enter MPI after this. */
+}

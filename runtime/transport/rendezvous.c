@@ -1,0 +1,246 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * rendezvous.c -- collective calls checked and gathered at thread 0
+ * (rendezvous.h).
+ */
+#include "transport/rendezvous.h"
+#include "transport/engine.h"
+#include "base/fatal.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* How each kind's arguments are named in a mismatch message: one letter
+ * per argument, 'd' decimal, 'x' hex, 'h' compared but not shown (it is
+ * in the call's name), then the names. */
+typedef struct kind_info {
+    const char *style;
+    const char *names[MUPCI_RV_NARGS];
+} kind_info_t;
+
+static const kind_info_t kinds[MUPCI_RV_NKINDS] = {
+    [MUPCI_RV_ALL_ALLOC] = {"dd", {"nblocks", "nbytes"}},
+    [MUPCI_RV_ALL_FREE] = {"ddd", {"thread", "offset", "phase"}},
+    [MUPCI_RV_ALL_LOCK_ALLOC] = {"", {0}},
+    [MUPCI_RV_ALL_LOCK_FREE] = {"dd", {"offset", "thread"}},
+    [MUPCI_RV_DOMAIN_ALLOC] = {"dx", {"type", "ops"}},
+    [MUPCI_RV_DOMAIN_FREE] = {"dx", {"type", "ops"}},
+    /* UPC-IO: the first argument says which function (it is in the name) */
+    [MUPCI_RV_IO_OPEN] = {"hxdx", {"call", "flags", "numhints", "hints hash"}},
+    [MUPCI_RV_IO_FILE] = {"hddx", {"call", "file", "cmd", "arg"}},
+    [MUPCI_RV_IO_SEEK] = {"hddd", {"call", "file", "offset", "origin"}},
+    [MUPCI_RV_IO_SIZE] = {"hdd", {"call", "file", "size"}},
+    [MUPCI_RV_IO_DATA] = {"hdxddd", {"call", "file", "flags", "size", "nmemb", "blocksize"}},
+    [MUPCI_RV_IO_LIST] = {"hdx", {"call", "file", "flags"}},
+    [MUPCI_RV_BROADCAST] = {"ddx", {"nbytes", "root", "flags"}},
+    [MUPCI_RV_SCATTER] = {"ddx", {"nbytes", "root", "flags"}},
+    [MUPCI_RV_GATHER] = {"ddx", {"nbytes", "root", "flags"}},
+    [MUPCI_RV_GATHER_ALL] = {"dx", {"nbytes", "flags"}},
+    [MUPCI_RV_EXCHANGE] = {"dx", {"nbytes", "flags"}},
+    [MUPCI_RV_PERMUTE] = {"dx", {"nbytes", "flags"}},
+    [MUPCI_RV_REDUCE] = {"hxdddx", {"type", "op", "nelems", "blk_size", "dst thread", "flags"}},
+    [MUPCI_RV_PREFIX_REDUCE] = {"hxddx", {"type", "op", "nelems", "blk_size", "flags"}},
+    [MUPCI_RV_ALLV] = {"hddx", {"call", "size", "root+1", "op"}}, /* root -1: all */
+    [MUPCI_RV_MAIN_END] = {"", {0}},
+};
+
+/* Only the library calls wait for an answer. */
+static int replies(uint64_t kind) { return kind < MUPCI_RV_BROADCAST; }
+
+typedef struct arrival {
+    uint64_t kind, line, args[MUPCI_RV_NARGS];
+    char what[32];
+    char file[112]; /* the end of a longer path */
+} arrival_t;
+
+/* Thread 0: one pending collective call, until every thread is in. */
+typedef struct pending {
+    uint64_t seq;
+    arrival_t first; /* what the first thread to arrive passed */
+    int first_thread;
+    int arrived;
+    uint32_t *ops; /* ops[t]: thread t's request, once arrived */
+    struct pending *next;
+} pending_t;
+
+static mupci_rv_action_t actions[MUPCI_RV_NKINDS];
+/* Thread 0 only: one per call some thread has not reached yet, in the
+ * order of their first arrivals.  A thread may run many calls ahead (a
+ * root of UPC_OUT_MYSYNC broadcasts), so a call newer than all is
+ * appended at once instead of searched for. */
+static pending_t *pendings, *last_pending;
+static uint64_t next_new_seq; /* calls below this one have had an arrival */
+static uint64_t calls_made;  /* this thread's collective calls so far */
+static int nthreads;
+
+void mupci_rv_init(int threads) { nthreads = threads; }
+
+void mupci_rv_set_action(mupci_rv_kind_t kind, mupci_rv_action_t action)
+{
+    actions[kind] = action;
+}
+
+static void copy_tail(char *to, size_t cap, const char *from)
+{
+    size_t n = from ? strlen(from) : 0;
+    if (n < cap)
+        memcpy(to, from ? from : "", n + 1);
+    else
+        snprintf(to, cap, "...%s", from + n - (cap - 4));
+}
+
+static arrival_t make_arrival(mupci_rv_kind_t kind, const uint64_t args[MUPCI_RV_NARGS],
+                              const char *what, const char *file, int line)
+{
+    arrival_t a;
+    memset(&a, 0, sizeof a);
+    a.kind = (uint64_t)kind;
+    a.line = (uint64_t)(uint32_t)line;
+    memcpy(a.args, args, sizeof a.args);
+    copy_tail(a.what, sizeof a.what, what);
+    copy_tail(a.file, sizeof a.file, file);
+    return a;
+}
+
+void mupci_rendezvous(mupci_rv_kind_t kind, const uint64_t args[MUPCI_RV_NARGS],
+                      const char *what, const char *file, int line, mupci_reply_t *result)
+{
+    arrival_t a = make_arrival(kind, args, what, file, line);
+    mupci_engine_lock();
+    mupci_msg_t m = {MUPCI_MSG_RV_ARRIVE, 0, 0, calls_made++, sizeof a};
+    mupci_request_locked(0, &m, &a, sizeof a, result);
+    mupci_engine_unlock();
+}
+
+void mupci_rv_check(mupci_rv_kind_t kind, const uint64_t args[MUPCI_RV_NARGS],
+                    const char *what, const char *file, int line)
+{
+    arrival_t a = make_arrival(kind, args, what, file, line);
+    mupci_engine_lock();
+    mupci_msg_t m = {MUPCI_MSG_RV_ARRIVE, 0, 0, calls_made++, sizeof a};
+    if (mupc_mythread == 0)
+        mupci_engine_deliver_local(&m, &a, sizeof a);
+    else /* goes out with this pass's urgent messages: no send of its own */
+        mupci_engine_send(0, &m, &a, sizeof a);
+    mupci_engine_unlock();
+}
+
+void mupci_rv_main_end(void)
+{
+    static const uint64_t none[MUPCI_RV_NARGS];
+    mupci_rv_check(MUPCI_RV_MAIN_END, none, "the end of main", NULL, 0);
+}
+
+static pending_t *find_or_add(uint64_t seq, const arrival_t *a, int src)
+{
+    if (seq < next_new_seq)
+        for (pending_t *p = pendings; p; p = p->next)
+            if (p->seq == seq)
+                return p;
+    if (seq >= next_new_seq)
+        next_new_seq = seq + 1;
+    pending_t *p = calloc(1, sizeof *p);
+    uint32_t *ops = calloc((size_t)nthreads, sizeof *ops);
+    if (!p || !ops)
+        mupci_fatal("out of memory for a collective call");
+    p->seq = seq;
+    p->first = *a;
+    p->first_thread = src;
+    p->ops = ops;
+    if (last_pending)
+        last_pending->next = p;
+    else
+        pendings = p;
+    last_pending = p;
+    return p;
+}
+
+static void remove_pending(pending_t *p)
+{
+    pending_t **at = &pendings, *before = NULL;
+    while (*at != p) {
+        before = *at;
+        at = &(*at)->next;
+    }
+    *at = p->next;
+    if (last_pending == p)
+        last_pending = before;
+    free(p->ops);
+    free(p);
+}
+
+/* "upc_all_alloc(nblocks=2, nbytes=8) at prog.c:12" */
+static void describe(char *text, size_t cap, const arrival_t *a)
+{
+    const kind_info_t *k = &kinds[a->kind];
+    size_t n = (size_t)snprintf(text, cap, "%s(", a->what);
+    const char *sep = "";
+    for (int i = 0; k->style[i] && n < cap; i++) {
+        if (k->style[i] == 'h')
+            continue;
+        n += (size_t)snprintf(text + n, cap - n, k->style[i] == 'x' ? "%s%s=%#llx" : "%s%s=%llu",
+                              sep, k->names[i], (unsigned long long)a->args[i]);
+        sep = ", ";
+    }
+    if (n < cap)
+        snprintf(text + n, cap - n, ") at %s:%llu", a->file, (unsigned long long)a->line);
+}
+
+static void mismatch(const pending_t *p, const arrival_t *a, int src) __attribute__((noreturn));
+static void mismatch(const pending_t *p, const arrival_t *a, int src)
+{
+    const arrival_t *f = &p->first;
+    char first[320], other[320];
+    if (f->kind == MUPCI_RV_MAIN_END || a->kind == MUPCI_RV_MAIN_END) {
+        int ended = f->kind == MUPCI_RV_MAIN_END ? p->first_thread : src;
+        const arrival_t *w = f->kind == MUPCI_RV_MAIN_END ? a : f;
+        mupci_fatal_at(w->file, (int)w->line,
+                       "thread %d reached the end of main (or called exit) while thread %d waits in %s at "
+                       "%s:%llu; every thread must make the same collective calls before "
+                       "main returns",
+                       ended, ended == src ? p->first_thread : src, w->what, w->file,
+                       (unsigned long long)w->line);
+    }
+    describe(first, sizeof first, f);
+    describe(other, sizeof other, a);
+    mupci_fatal_plain("collective call number %llu differs between threads: thread %d called "
+                      "%s, thread %d called %s; every thread must make the same collective "
+                      "calls, with the same arguments, in the same order",
+                      (unsigned long long)p->seq + 1, p->first_thread, first, src, other);
+}
+
+static void mupci_handle_RV_ARRIVE(int src, const mupci_msg_t *m, const void *payload, size_t len)
+{
+    arrival_t a;
+    if (len != sizeof a || mupc_mythread != 0)
+        mupci_fatal("internal error: malformed collective arrival from thread %d", src);
+    memcpy(&a, payload, sizeof a);
+    if (a.kind >= MUPCI_RV_NKINDS)
+        mupci_fatal("internal error: collective arrival of kind %llu from thread %d",
+                    (unsigned long long)a.kind, src);
+    pending_t *p = find_or_add(m->offset, &a, src);
+    if (a.kind != p->first.kind || memcmp(a.args, p->first.args, sizeof a.args) != 0)
+        mismatch(p, &a, src);
+    p->ops[src] = m->op;
+    if (++p->arrived < nthreads)
+        return;
+    if (replies(a.kind)) {
+        mupci_reply_t out = {{0, 0}, 0};
+        if (actions[a.kind])
+            actions[a.kind](a.args, &out);
+        for (int t = 0; t < nthreads; t++)
+            mupci_reply(t, p->ops[t], out.status, out.word[0], out.word[1]);
+        mupci_engine_flush_all();
+    }
+    remove_pending(p);
+}
+
+/* This module's message types, given to the engine before main (engine.h). */
+__attribute__((constructor)) static void register_handlers(void)
+{
+    static const mupci_handler_entry_t handlers[] = {
+    {MUPCI_MSG_RV_ARRIVE, mupci_handle_RV_ARRIVE},
+    };
+    MUPCI_HANDLERS_REGISTER(handlers);
+}

@@ -1,0 +1,82 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * rendezvous.h -- every collective call checked, and the collective
+ * library calls (upc_all_alloc, upc_all_free, upc_all_lock_alloc,
+ * upc_all_lock_free, atomic domains) gathered at thread 0.
+ *
+ * Every thread makes the same collective calls in the same order, so the
+ * k-th call of each thread belongs together.  Every collective call, and
+ * the end of main, sends thread 0 an arrival: which call, its arguments
+ * and the caller's file:line.  Thread 0 checks that the k-th arrivals of
+ * all threads agree (a mismatch stops the job naming both calls and where
+ * they were made).  For the library calls it also runs the call's action
+ * once every thread is in and answers every thread with its result, so
+ * each of them is also a synchronization point: no thread leaves before
+ * all have entered.  The data collectives only check: they do not wait
+ * for the verdict, and a thread may run ahead (UPC_IN_NOSYNC).
+ */
+#ifndef MUPCI_RENDEZVOUS_H
+#define MUPCI_RENDEZVOUS_H
+#ifndef MUPCI_BUILDING_LIBRARY
+#error "this is an internal header of libmupc; include <upc.h> or <mupc.h> instead"
+#endif
+
+#include "transport/request.h"
+
+#include <stdint.h>
+
+typedef enum {
+    /* gathered: an action on thread 0 answers every thread */
+    MUPCI_RV_ALL_ALLOC,
+    MUPCI_RV_ALL_FREE,
+    MUPCI_RV_ALL_LOCK_ALLOC,
+    MUPCI_RV_ALL_LOCK_FREE,
+    MUPCI_RV_DOMAIN_ALLOC,
+    MUPCI_RV_DOMAIN_FREE,
+    /* UPC-IO (io/upc_io.c): gathered with no action, so every call is
+     * also the point after which all threads are inside it */
+    MUPCI_RV_IO_OPEN,
+    MUPCI_RV_IO_FILE,
+    MUPCI_RV_IO_SEEK,
+    MUPCI_RV_IO_SIZE,
+    MUPCI_RV_IO_DATA,
+    MUPCI_RV_IO_LIST,
+    /* checked only */
+    MUPCI_RV_BROADCAST,
+    MUPCI_RV_SCATTER,
+    MUPCI_RV_GATHER,
+    MUPCI_RV_GATHER_ALL,
+    MUPCI_RV_EXCHANGE,
+    MUPCI_RV_PERMUTE,
+    MUPCI_RV_REDUCE,
+    MUPCI_RV_PREFIX_REDUCE,
+    MUPCI_RV_ALLV, /* the value collectives of <bupc_collectivev.h> */
+    MUPCI_RV_MAIN_END, /* main returned: no further collective call */
+    MUPCI_RV_NKINDS
+} mupci_rv_kind_t;
+
+/* Arguments that must agree between threads; their meaning per kind is
+ * in rendezvous.c's table (for the messages). */
+#define MUPCI_RV_NARGS 6
+
+/* Runs on thread 0 with the progress lock held, once all threads have
+ * arrived; must not wait.  NULL action: the reply is all zeros. */
+typedef void (*mupci_rv_action_t)(const uint64_t args[MUPCI_RV_NARGS], mupci_reply_t *out);
+
+void mupci_rv_init(int threads);
+void mupci_rv_set_action(mupci_rv_kind_t kind, mupci_rv_action_t action);
+
+/* A gathered call (collective); `what` (the API name), file and line are
+ * the caller's, for the mismatch message. */
+void mupci_rendezvous(mupci_rv_kind_t kind, const uint64_t args[MUPCI_RV_NARGS],
+                      const char *what, const char *file, int line, mupci_reply_t *result);
+
+/* A checked call: tell thread 0, do not wait. */
+void mupci_rv_check(mupci_rv_kind_t kind, const uint64_t args[MUPCI_RV_NARGS],
+                    const char *what, const char *file, int line);
+
+/* main returned on this thread: a thread still inside a collective call
+ * (or that makes one) is told at thread 0. */
+void mupci_rv_main_end(void);
+
+#endif

@@ -1,0 +1,398 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * barrier.c -- upc_barrier, upc_notify, upc_wait over a binary tree.
+ *
+ * Notify: fence (every earlier put is applied), then arrive; a node that
+ * has arrived and heard from all its children tells its parent (UP); the
+ * root then releases everyone down the tree (DOWN).  Wait: drive progress
+ * until DOWN for this epoch.  Threads may be at most one phase apart, so
+ * state is kept per epoch parity: a fast child's UP for the next epoch
+ * lands in the other slot.  A slot is cleared at the wait that consumes
+ * it, which always happens before any thread can arrive two epochs later.
+ *
+ * Named barriers: each UP carries the value seen so far in the subtree and
+ * which thread passed it; two different named values produce a mismatch
+ * record that travels up and back down, and every thread's wait reports it.
+ *
+ * The collective exit (main returned) is a barrier too, and it travels the
+ * same way: each UP also says whether a thread of the subtree is at the
+ * end of main and whether one is in any other barrier.  Both in one epoch
+ * means a thread skipped a barrier (or made an extra one): every thread
+ * learns it from DOWN and the job ends with where the waiting thread is,
+ * instead of releasing a user barrier with a thread that has left main.
+ *
+ * Hierarchical with on-node shared memory (shm, node.h): the threads of a
+ * node group do not send messages.  Each member notifies by writing its
+ * record and epoch into its control block; the group's leader (its lowest
+ * thread) merges them, takes part in the tree, which spans only leaders,
+ * on the group's behalf, and publishes the release and result in its own
+ * control block, which the members poll.  A member never needs the
+ * leader's pthreads to act for it beyond that, and polls through
+ * mupci_engine_wait, so an oversubscribed node yields instead of
+ * spinning.  With shm off every thread is a group of one: the tree spans
+ * all threads, as before.
+ */
+#include "upc/barrier.h"
+#include "transport/engine.h"
+#include "base/fatal.h"
+#include "base/gasp_hooks.h"
+#include "transport/node.h"
+#include "cache/rcache.h"
+
+#include <stdatomic.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+typedef struct name_info {
+    int32_t named, value, thread;             /* first named value seen */
+    int32_t mismatch, other_value, other_thread; /* a conflicting one */
+    int32_t at_exit;    /* 1 + a thread at the end of main, or 0 */
+    int32_t in_barrier; /* 1 + a thread in any other barrier, or 0 */
+} name_info_t;
+
+typedef struct phase_state {
+    int members_in; /* leader: every member of the group has arrived */
+    int children_arrived;
+    int self_arrived;
+    int sent_up;
+    int released;
+    name_info_t info;   /* merged over this subtree */
+    name_info_t result; /* merged over all threads (from DOWN) */
+} phase_state_t;
+
+static phase_state_t phases[2];
+static uint64_t epoch;   /* notifies so far */
+static int notified;     /* between notify and wait */
+static name_info_t mine; /* this thread's notify */
+static int me, nthreads, parent, nchildren, children[2];
+
+/* In the control block of each thread of a group (node.h). */
+typedef struct node_slot {
+    _Atomic uint64_t arrived;  /* member: the last epoch it notified */
+    _Atomic uint64_t released; /* leader: the last epoch it released */
+    name_info_t info[2];       /* member: its notify, per epoch parity */
+    name_info_t result[2];     /* leader: the merged result, per parity */
+} node_slot_t;
+
+_Static_assert(sizeof(node_slot_t) <= MUPCI_NODE_CTL_PAGE - MUPCI_NODE_CTL_USER,
+               "the barrier slot must fit the control block's first page");
+
+static const int *group; /* this thread's node group; group[0] leads it */
+static int group_size;
+
+static node_slot_t *slot_of(int thread) { return mupci_node_ctl(thread); }
+static int is_member(void) { return group[0] != me; }
+
+void mupci_barrier_init(int mythread, int threads)
+{
+    me = mythread;
+    nthreads = threads;
+    group = mupci_node_group(&group_size);
+    /* the tree spans the groups' leaders, in thread order */
+    int *leaders = malloc((size_t)threads * sizeof *leaders), nleaders = 0, index = -1;
+    if (!leaders)
+        mupci_fatal("out of memory");
+    for (int t = 0; t < threads; t++)
+        if (mupci_node_leader(t) == t) {
+            if (t == me)
+                index = nleaders;
+            leaders[nleaders++] = t;
+        }
+    parent = index <= 0 ? -1 : leaders[(index - 1) / 2];
+    nchildren = 0;
+    for (int c = 2 * index + 1; index >= 0 && c <= 2 * index + 2 && c < nleaders; c++)
+        children[nchildren++] = leaders[c];
+    free(leaders);
+    if (mupci_node_sharing) /* node leaders: members arrive without a message */
+        mupci_engine_register_progress(mupci_barrier_progress);
+}
+
+static name_info_t merge_names(name_info_t a, name_info_t b)
+{
+    if (a.mismatch || !b.named)
+        return a;
+    if (b.mismatch || !a.named)
+        return b;
+    if (a.value != b.value) {
+        a.mismatch = 1;
+        a.other_value = b.value;
+        a.other_thread = b.thread;
+    }
+    return a;
+}
+
+static name_info_t merge(name_info_t a, name_info_t b)
+{
+    name_info_t m = merge_names(a, b);
+    m.at_exit = a.at_exit ? a.at_exit : b.at_exit;
+    m.in_barrier = a.in_barrier ? a.in_barrier : b.in_barrier;
+    return m;
+}
+
+static void send_info(int dest, int type, uint64_t ep, const name_info_t *info)
+{
+    mupci_msg_t m = {(uint16_t)type, 0, 0, ep, sizeof *info};
+    mupci_engine_send(dest, &m, info, sizeof *info);
+}
+
+static void release(uint64_t ep, const name_info_t *info)
+{
+    phase_state_t *ph = &phases[ep & 1];
+    ph->result = *info;
+    ph->released = 1;
+    for (int i = 0; i < nchildren; i++)
+        send_info(children[i], MUPCI_MSG_BARRIER_DOWN, ep, info);
+    if (group_size > 1) {
+        node_slot_t *mine_slot = slot_of(me);
+        mine_slot->result[ep & 1] = *info;
+        atomic_store_explicit(&mine_slot->released, ep, memory_order_release);
+    }
+}
+
+/* Leader, lock held: have all members of the group notified epoch ep?
+ * Their records join the subtree's the first time the answer is yes.  A
+ * member cannot notify ep + 2 (and overwrite its record) before this
+ * leader releases ep + 1. */
+static int members_arrived(uint64_t ep, phase_state_t *ph)
+{
+    if (ph->members_in)
+        return 1;
+    for (int i = 1; i < group_size; i++)
+        if (atomic_load_explicit(&slot_of(group[i])->arrived, memory_order_acquire) < ep)
+            return 0;
+    for (int i = 1; i < group_size; i++)
+        ph->info = merge(ph->info, slot_of(group[i])->info[ep & 1]);
+    ph->members_in = 1;
+    return 1;
+}
+
+/* Lock held.  Pass the subtree's arrival up, or release from the root. */
+static void try_advance(uint64_t ep)
+{
+    phase_state_t *ph = &phases[ep & 1];
+    if (!ph->self_arrived || ph->children_arrived < nchildren || ph->sent_up)
+        return;
+    if (!members_arrived(ep, ph))
+        return;
+    ph->sent_up = 1;
+    if (parent < 0)
+        release(ep, &ph->info);
+    else
+        send_info(parent, MUPCI_MSG_BARRIER_UP, ep, &ph->info);
+}
+
+static void check_epoch(int src, const mupci_msg_t *m)
+{
+    /* a child may be one notify ahead of us, never more */
+    if (m->offset != epoch && m->offset != epoch + 1)
+        mupci_fatal("internal error: barrier message for epoch %llu from thread %d at epoch "
+                    "%llu",
+                    (unsigned long long)m->offset, src, (unsigned long long)epoch);
+}
+
+static void mupci_handle_BARRIER_UP(int src, const mupci_msg_t *m, const void *payload, size_t len)
+{
+    name_info_t info;
+    check_epoch(src, m);
+    memcpy(&info, payload, sizeof info);
+    phase_state_t *ph = &phases[m->offset & 1];
+    ph->children_arrived++;
+    ph->info = merge(ph->info, info);
+    try_advance(m->offset);
+}
+
+static void mupci_handle_BARRIER_DOWN(int src, const mupci_msg_t *m, const void *payload, size_t len)
+{
+    name_info_t info;
+    check_epoch(src, m);
+    memcpy(&info, payload, sizeof info);
+    release(m->offset, &info);
+}
+
+/* ---------------------------------------------------------------- */
+
+static void notify(int named, int value, int at_exit, const char *what, const char *file,
+                   int line)
+{
+    if (notified)
+        mupci_fatal_at(file, line,
+                       "%s: this thread already called upc_notify; call upc_wait before the "
+                       "next upc_notify or upc_barrier (split-phase barriers cannot nest)",
+                       what);
+    mupci_fence(file, line);
+    mine = (name_info_t){named != 0, value, me, 0, 0, 0, at_exit ? me + 1 : 0,
+                         at_exit ? 0 : me + 1};
+    if (is_member()) {
+        epoch++;
+        node_slot_t *slot = slot_of(me);
+        slot->info[epoch & 1] = mine;
+        atomic_store_explicit(&slot->arrived, epoch, memory_order_release);
+        notified = 1;
+        return;
+    }
+    mupci_engine_lock();
+    epoch++;
+    phase_state_t *ph = &phases[epoch & 1];
+    ph->self_arrived = 1;
+    ph->info = merge(ph->info, mine);
+    try_advance(epoch);
+    mupci_engine_flush_all();
+    mupci_engine_unlock();
+    notified = 1;
+}
+
+/* Progress lock held, every progress pass (engine.c): members arrive
+ * without a message, so a leader between its notify and its wait (in user
+ * code, perhaps spinning on a strict flag a member sets after its wait)
+ * must still notice them: its communication pthread passes the node's
+ * arrival on, or releases the node, meanwhile. */
+int mupci_barrier_progress(void)
+{
+    if (group_size < 2 || is_member())
+        return 0;
+    phase_state_t *ph = &phases[epoch & 1];
+    if (!ph->self_arrived || ph->sent_up)
+        return 0;
+    try_advance(epoch);
+    return ph->sent_up;
+}
+
+/* Leader: each pass of the engine's wait runs mupci_barrier_progress
+ * before this test, so the members' arrivals are looked at meanwhile. */
+static int released(void *arg) { return phases[epoch & 1].released; }
+
+static int leader_released(void *arg)
+{
+    return atomic_load_explicit(&slot_of(group[0])->released, memory_order_acquire) >= epoch;
+}
+
+/* The merged record of this epoch, once released. */
+static name_info_t wait_release(void)
+{
+    name_info_t result;
+    if (is_member()) {
+        mupci_engine_wait(leader_released, NULL);
+        return slot_of(group[0])->result[epoch & 1];
+    }
+    mupci_engine_wait(released, NULL);
+    mupci_engine_lock();
+    result = phases[epoch & 1].result;
+    memset(&phases[epoch & 1], 0, sizeof phases[0]);
+    mupci_engine_unlock();
+    return result;
+}
+
+static void report_mismatch(const name_info_t *r, const char *what, const char *file, int line)
+{
+    /* Every thread learns of the mismatch; the two threads involved speak
+     * first, the others only if the job has not ended a moment later. */
+    if (me != r->thread && me != r->other_thread)
+        sleep(1);
+    mupci_fatal_at(file, line,
+                   "%s: named barrier mismatch: thread %d passed %d but thread %d passed %d; "
+                   "every thread must pass the same value (or use an anonymous barrier)",
+                   what, r->thread, r->value, r->other_thread, r->other_value);
+}
+
+/* A thread reached the end of main while another waits in a barrier.  The
+ * waiting threads know where they wait, so they report it; the thread the
+ * record names speaks first, the others only if the job has not ended a
+ * moment later. */
+static void report_exit(const name_info_t *r, const char *what, const char *file, int line)
+{
+    int leaver = r->at_exit - 1, waiter = r->in_barrier - 1;
+    if (mine.at_exit) {
+        sleep(1);
+        mupci_fatal_plain("thread %d reached the end of main (or called exit) while thread %d waits in a "
+                          "barrier; every thread must make the same barrier calls "
+                          "(upc_barrier, upc_notify and upc_wait, collectives) before main "
+                          "returns",
+                          me, waiter);
+    }
+    if (me != waiter)
+        sleep(1);
+    mupci_fatal_at(file, line,
+                   "thread %d reached the end of main (or called exit) while thread %d waits in %s at %s:%d; "
+                   "every thread must make the same barrier calls (upc_barrier, upc_notify "
+                   "and upc_wait, collectives) before main returns",
+                   leaver, me, what, file, line);
+}
+
+static void wait_phase(int named, int value, const char *what, const char *file, int line)
+{
+    if (!notified)
+        mupci_fatal_at(file, line, "%s: upc_wait without a preceding upc_notify", what);
+    if (named && mine.named && value != mine.value)
+        mupci_fatal_at(file, line,
+                       "%s: upc_wait(%d) does not match this thread's upc_notify(%d)", what,
+                       value, mine.value);
+    name_info_t result = wait_release();
+    notified = 0;
+    if (result.at_exit && result.in_barrier)
+        report_exit(&result, what, file, line);
+    if (result.mismatch)
+        report_mismatch(&result, what, file, line);
+    if (named && result.named && value != result.value) {
+        name_info_t r = {1, result.value, result.thread, 1, value, me, 0, 0};
+        report_mismatch(&r, what, file, line);
+    }
+    /* Lines fetched between notify and wait may predate other threads'
+     * writes before their notify. */
+    mupci_rcache_invalidate(file, line);
+}
+
+void mupci_barrier_internal(const char *what, const char *file, int line)
+{
+    notify(0, 0, 0, what, file, line);
+    wait_phase(0, 0, what, file, line);
+}
+
+void mupci_barrier_exit(const char *file, int line)
+{
+    if (notified)
+        mupci_fatal_plain("main returned between upc_notify and upc_wait; finish the "
+                          "split-phase barrier with upc_wait first");
+    notify(0, 0, 1, "final barrier", file, line);
+    wait_phase(0, 0, "final barrier", file, line);
+}
+
+/* ---------------------------------------------------------------- */
+/* Public API (GASP_UPC_BARRIER / NOTIFY / WAIT)                     */
+/* ---------------------------------------------------------------- */
+
+void mupc_barrier(int named, int value, const char *file, int line)
+{
+    MUPCI_GASP_EVENT(GASP_UPC_BARRIER, GASP_START, 0, file, line, named, value);
+    if (notified)
+        mupci_fatal_at(file, line,
+                       "upc_barrier: called between upc_notify and upc_wait; finish the "
+                       "split-phase barrier with upc_wait first");
+    notify(named, value, 0, "upc_barrier", file, line);
+    wait_phase(named, value, "upc_barrier", file, line);
+    MUPCI_GASP_EVENT(GASP_UPC_BARRIER, GASP_END, 0, file, line, named, value);
+}
+
+void mupc_notify(int named, int value, const char *file, int line)
+{
+    MUPCI_GASP_EVENT(GASP_UPC_NOTIFY, GASP_START, 0, file, line, named, value);
+    notify(named, value, 0, "upc_notify", file, line);
+    MUPCI_GASP_EVENT(GASP_UPC_NOTIFY, GASP_END, 0, file, line, named, value);
+}
+
+void mupc_wait(int named, int value, const char *file, int line)
+{
+    MUPCI_GASP_EVENT(GASP_UPC_WAIT, GASP_START, 0, file, line, named, value);
+    wait_phase(named, value, "upc_wait", file, line);
+    MUPCI_GASP_EVENT(GASP_UPC_WAIT, GASP_END, 0, file, line, named, value);
+}
+
+/* This module's message types, given to the engine before main (engine.h). */
+__attribute__((constructor)) static void register_handlers(void)
+{
+    static const mupci_handler_entry_t handlers[] = {
+    {MUPCI_MSG_BARRIER_UP, mupci_handle_BARRIER_UP},
+    {MUPCI_MSG_BARRIER_DOWN, mupci_handle_BARRIER_DOWN},
+    };
+    MUPCI_HANDLERS_REGISTER(handlers);
+}
