@@ -72,6 +72,8 @@ static mupci_rv_action_t actions[MUPCI_RV_NKINDS];
 static pending_t *pendings, *last_pending;
 static uint64_t next_new_seq; /* calls below this one have had an arrival */
 static uint64_t calls_made;  /* this thread's collective calls so far */
+static arrival_t last_call;  /* the last of them */
+static mupci_rv_barrier_probe_t barrier_probe;
 static int nthreads;
 
 void mupci_rv_init(int threads) { nthreads = threads; }
@@ -108,6 +110,7 @@ void mupci_rendezvous(mupci_rv_kind_t kind, const uint64_t args[MUPCI_RV_NARGS],
 {
     arrival_t a = make_arrival(kind, args, what, file, line);
     mupci_engine_lock();
+    last_call = a;
     mupci_msg_t m = {MUPCI_MSG_RV_ARRIVE, 0, 0, calls_made++, sizeof a};
     mupci_request_locked(0, &m, &a, sizeof a, result);
     mupci_engine_unlock();
@@ -118,6 +121,7 @@ void mupci_rv_check(mupci_rv_kind_t kind, const uint64_t args[MUPCI_RV_NARGS],
 {
     arrival_t a = make_arrival(kind, args, what, file, line);
     mupci_engine_lock();
+    last_call = a;
     mupci_msg_t m = {MUPCI_MSG_RV_ARRIVE, 0, 0, calls_made++, sizeof a};
     if (mupc_mythread == 0)
         mupci_engine_deliver_local(&m, &a, sizeof a);
@@ -126,10 +130,38 @@ void mupci_rv_check(mupci_rv_kind_t kind, const uint64_t args[MUPCI_RV_NARGS],
     mupci_engine_unlock();
 }
 
+static void describe(char *text, size_t cap, const arrival_t *a);
+
+static int main_ended; /* this thread's MAIN_END went: not a call of the program's */
+
+/* The end of main is checked by its own rules (mismatch): it is not one
+ * of the calls a barrier counts. */
+uint64_t mupci_rv_calls_made(void) { return calls_made - (uint64_t)main_ended; }
+
+int mupci_rv_main_ended(void) { return main_ended; }
+
+void mupci_rv_set_barrier_probe(mupci_rv_barrier_probe_t probe) { barrier_probe = probe; }
+
+/* This thread has made more collective calls than a thread waiting in a
+ * barrier had made when it got there: the two sequences differ. */
+void mupci_rv_ahead_of_barrier(int waiter, uint64_t waiter_calls)
+{
+    char call[320];
+    describe(call, sizeof call, &last_call);
+    mupci_fatal_plain("thread %d waits in a barrier after %llu collective calls, while thread "
+                      "%d has made %llu, the last %s; every thread must make the same "
+                      "collective calls and barriers, in the same order",
+                      waiter, (unsigned long long)waiter_calls, mupc_mythread,
+                      (unsigned long long)calls_made, call);
+}
+
 void mupci_rv_main_end(void)
 {
     static const uint64_t none[MUPCI_RV_NARGS];
     mupci_rv_check(MUPCI_RV_MAIN_END, none, "the end of main", NULL, 0);
+    mupci_engine_lock();
+    main_ended = 1;
+    mupci_engine_unlock();
 }
 
 static pending_t *find_or_add(uint64_t seq, const arrival_t *a, int src)
@@ -210,6 +242,27 @@ static void mismatch(const pending_t *p, const arrival_t *a, int src)
                       (unsigned long long)p->seq + 1, p->first_thread, first, src, other);
 }
 
+/* Thread 0: a call numbered seq, from src, cannot be met if thread 0 waits
+ * in a barrier having made no more than seq calls (the probe). */
+static void check_against_barrier(uint64_t seq, const arrival_t *a, int src)
+{
+    const char *bwhat, *bfile;
+    int bline;
+    if (!barrier_probe || a->kind == MUPCI_RV_MAIN_END || !barrier_probe(seq, &bwhat, &bfile, &bline))
+        return;
+    char call[320];
+    describe(call, sizeof call, a);
+    mupci_fatal_plain("thread %d called %s while thread 0 waits in %s at %s:%d; every thread "
+                      "must make the same collective calls and barriers, in the same order",
+                      src, call, bwhat, bfile, bline);
+}
+
+void mupci_rv_barrier_wait_started(void)
+{
+    for (pending_t *p = pendings; p; p = p->next)
+        check_against_barrier(p->seq, &p->first, p->first_thread);
+}
+
 static void mupci_handle_RV_ARRIVE(int src, const mupci_msg_t *m, const void *payload, size_t len)
 {
     arrival_t a;
@@ -219,6 +272,7 @@ static void mupci_handle_RV_ARRIVE(int src, const mupci_msg_t *m, const void *pa
     if (a.kind >= MUPCI_RV_NKINDS)
         mupci_fatal("internal error: collective arrival of kind %llu from thread %d",
                     (unsigned long long)a.kind, src);
+    check_against_barrier(m->offset, &a, src);
     pending_t *p = find_or_add(m->offset, &a, src);
     if (a.kind != p->first.kind || memcmp(a.args, p->first.args, sizeof a.args) != 0)
         mismatch(p, &a, src);

@@ -79,4 +79,21 @@ void mupci_rv_check(mupci_rv_kind_t kind, const uint64_t args[MUPCI_RV_NARGS],
  * (or that makes one) is told at thread 0. */
 void mupci_rv_main_end(void);
 
+/* Collective calls and barriers must come in the same order on every
+ * thread.  A barrier records how many collective calls its thread had made
+ * (mupci_rv_calls_made, from the computation pthread or with the progress
+ * lock held); the barrier reports a thread that is ahead of a waiting one
+ * (mupci_rv_ahead_of_barrier), and thread 0 asks the barrier module
+ * through the probe whether an arriving call can still be met: 0 if it
+ * can, else the barrier it waits in (what, file, line). */
+uint64_t mupci_rv_calls_made(void);
+int mupci_rv_main_ended(void);
+void mupci_rv_ahead_of_barrier(int waiter, uint64_t waiter_calls) __attribute__((noreturn));
+typedef int (*mupci_rv_barrier_probe_t)(uint64_t seq, const char **what, const char **file,
+                                        int *line);
+void mupci_rv_set_barrier_probe(mupci_rv_barrier_probe_t probe);
+/* Thread 0, lock held, once it waits in a barrier: the calls that arrived
+ * before are looked at too. */
+void mupci_rv_barrier_wait_started(void);
+
 #endif

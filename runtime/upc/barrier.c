@@ -34,6 +34,7 @@
  */
 #include "upc/barrier.h"
 #include "transport/engine.h"
+#include "transport/rendezvous.h"
 #include "base/fatal.h"
 #include "base/gasp_hooks.h"
 #include "transport/node.h"
@@ -49,6 +50,8 @@ typedef struct name_info {
     int32_t mismatch, other_value, other_thread; /* a conflicting one */
     int32_t at_exit;    /* 1 + a thread at the end of main, or 0 */
     int32_t in_barrier; /* 1 + a thread in any other barrier, or 0 */
+    int32_t calls_thread; /* 1 + the thread with the fewest collective calls, or 0 */
+    uint64_t calls;       /* how many it had made when it notified */
 } name_info_t;
 
 typedef struct phase_state {
@@ -78,6 +81,8 @@ typedef struct node_slot {
 _Static_assert(sizeof(node_slot_t) <= MUPCI_NODE_CTL_PAGE - MUPCI_NODE_CTL_USER,
                "the barrier slot must fit the control block's first page");
 
+static int barrier_probe(uint64_t seq, const char **what, const char **file, int *line);
+
 static const int *group; /* this thread's node group; group[0] leads it */
 static int group_size;
 
@@ -106,6 +111,8 @@ void mupci_barrier_init(int mythread, int threads)
     free(leaders);
     if (mupci_node_sharing) /* node leaders: members arrive without a message */
         mupci_engine_register_progress(mupci_barrier_progress);
+    if (me == 0)
+        mupci_rv_set_barrier_probe(barrier_probe);
 }
 
 static name_info_t merge_names(name_info_t a, name_info_t b)
@@ -127,7 +134,21 @@ static name_info_t merge(name_info_t a, name_info_t b)
     name_info_t m = merge_names(a, b);
     m.at_exit = a.at_exit ? a.at_exit : b.at_exit;
     m.in_barrier = a.in_barrier ? a.in_barrier : b.in_barrier;
+    int a_fewer = a.calls_thread && (!b.calls_thread || a.calls <= b.calls);
+    m.calls_thread = a_fewer ? a.calls_thread : b.calls_thread;
+    m.calls = a_fewer ? a.calls : b.calls;
     return m;
+}
+
+/* Lock held.  A thread that notified epoch ep (this thread has not) had
+ * made fewer collective calls than this thread has: this thread made a
+ * call before the barrier that the other makes after it, or never.  The
+ * final barrier is left to the end-of-main checks, which say more. */
+static void check_calls(uint64_t ep, const name_info_t *info)
+{
+    if (ep == epoch + 1 && !info->at_exit && info->calls_thread && !mupci_rv_main_ended() &&
+        mupci_rv_calls_made() > info->calls)
+        mupci_rv_ahead_of_barrier(info->calls_thread - 1, info->calls);
 }
 
 static void send_info(int dest, int type, uint64_t ep, const name_info_t *info)
@@ -196,6 +217,7 @@ static void mupci_handle_BARRIER_UP(int src, const mupci_msg_t *m, const void *p
     name_info_t info;
     check_epoch(src, m);
     memcpy(&info, payload, sizeof info);
+    check_calls(m->offset, &info);
     phase_state_t *ph = &phases[m->offset & 1];
     ph->children_arrived++;
     ph->info = merge(ph->info, info);
@@ -222,7 +244,7 @@ static void notify(int named, int value, int at_exit, const char *what, const ch
                        what);
     mupci_fence(file, line);
     mine = (name_info_t){named != 0, value, me, 0, 0, 0, at_exit ? me + 1 : 0,
-                         at_exit ? 0 : me + 1};
+                         at_exit ? 0 : me + 1, me + 1, mupci_rv_calls_made()};
     if (is_member()) {
         epoch++;
         node_slot_t *slot = slot_of(me);
@@ -251,6 +273,10 @@ int mupci_barrier_progress(void)
 {
     if (group_size < 2 || is_member())
         return 0;
+    /* members waiting in the next barrier while this leader is elsewhere */
+    for (int i = 1; i < group_size; i++)
+        if (atomic_load_explicit(&slot_of(group[i])->arrived, memory_order_acquire) > epoch)
+            check_calls(epoch + 1, &slot_of(group[i])->info[(epoch + 1) & 1]);
     phase_state_t *ph = &phases[epoch & 1];
     if (!ph->self_arrived || ph->sent_up)
         return 0;
@@ -267,16 +293,45 @@ static int leader_released(void *arg)
     return atomic_load_explicit(&slot_of(group[0])->released, memory_order_acquire) >= epoch;
 }
 
+/* Thread 0 waiting in a barrier (under the progress lock): a collective
+ * call that arrives meanwhile, numbered at or above the calls thread 0
+ * has made, comes where thread 0 has this barrier. */
+static struct {
+    int waiting;
+    const char *what, *file;
+    int line;
+} root_wait;
+
+static int barrier_probe(uint64_t seq, const char **what, const char **file, int *line)
+{
+    if (!root_wait.waiting || phases[epoch & 1].released || seq < mupci_rv_calls_made())
+        return 0;
+    *what = root_wait.what;
+    *file = root_wait.file;
+    *line = root_wait.line;
+    return 1;
+}
+
 /* The merged record of this epoch, once released. */
-static name_info_t wait_release(void)
+static name_info_t wait_release(const char *what, const char *file, int line)
 {
     name_info_t result;
     if (is_member()) {
         mupci_engine_wait(leader_released, NULL);
         return slot_of(group[0])->result[epoch & 1];
     }
+    if (me == 0 && !mine.at_exit) { /* the final barrier: the end-of-main checks */
+        mupci_engine_lock();
+        root_wait.what = what;
+        root_wait.file = file;
+        root_wait.line = line;
+        root_wait.waiting = 1;
+        mupci_rv_barrier_wait_started();
+        mupci_engine_unlock();
+    }
     mupci_engine_wait(released, NULL);
     mupci_engine_lock();
+    root_wait.waiting = 0;
     result = phases[epoch & 1].result;
     memset(&phases[epoch & 1], 0, sizeof phases[0]);
     mupci_engine_unlock();
@@ -327,14 +382,16 @@ static void wait_phase(int named, int value, const char *what, const char *file,
         mupci_fatal_at(file, line,
                        "%s: upc_wait(%d) does not match this thread's upc_notify(%d)", what,
                        value, mine.value);
-    name_info_t result = wait_release();
+    name_info_t result = wait_release(what, file, line);
     notified = 0;
     if (result.at_exit && result.in_barrier)
         report_exit(&result, what, file, line);
+    if (!result.at_exit && result.calls_thread && result.calls < mine.calls)
+        mupci_rv_ahead_of_barrier(result.calls_thread - 1, result.calls);
     if (result.mismatch)
         report_mismatch(&result, what, file, line);
     if (named && result.named && value != result.value) {
-        name_info_t r = {1, result.value, result.thread, 1, value, me, 0, 0};
+        name_info_t r = {1, result.value, result.thread, 1, value, me, 0, 0, 0, 0};
         report_mismatch(&r, what, file, line);
     }
     /* Lines fetched between notify and wait may predate other threads'

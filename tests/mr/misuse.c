@@ -182,6 +182,12 @@ int main(int argc, char **argv)
         upc_all_broadcast(MUPC_BASE(cells), MUPC_BASE(cells), MYTHREAD == 1 ? 16 : 8, UPC_IN_NOSYNC | UPC_OUT_NOSYNC); /* LINE_coll-other-nbytes */
     } else if (!strcmp(mode, "coll-other-op")) {
         upc_all_reduceL(MUPC_BASE(cells), MUPC_BASE(cells), MYTHREAD == 1 ? UPC_MAX : UPC_ADD, 4, 4, NULL, 0); /* LINE_coll-other-op */
+    } else if (!strcmp(mode, "coll-vs-barrier-first") || !strcmp(mode, "coll-vs-barrier-last")) {
+        /* one thread makes a collective call, the others go on to a barrier */
+        int caller = !strcmp(mode, "coll-vs-barrier-first") ? 0 : THREADS - 1;
+        if (MYTHREAD == caller)
+            (void)upc_all_alloc(1, 8); /* LINE_coll-vs-barrier */
+        upc_barrier(); /* LINE_coll-vs-barrier-wait */
     } else if (!strcmp(mode, "exit-in-all-alloc")) {
         if (MYTHREAD == 0)
             return 0;

@@ -107,6 +107,18 @@ run 2 60 "$prog" coll-other-call
 expect_failure "coll-other-call fails"
 expect_output "coll-other-call names both calls" "collective call number 1 differs between threads: thread [01] called upc_all_(broadcast|gather)\\(nbytes=8, root=0, flags=0\\) at [^ ]*misuse.c:[0-9]+, thread [01] called upc_all_(gather|broadcast)\\(nbytes=8, root=0, flags=0\\) at [^ ]*misuse.c:[0-9]+;"
 expect_output "coll-other-call names both" "broadcast.*gather|gather.*broadcast"
+# a collective call on one thread while the others wait in a barrier:
+# whichever thread sees it first says so, no hang (shm on and off)
+for shm in on off; do
+    for n in 2 4; do
+        for who in first last; do
+            MUPC_SHM=$shm run $n 60 "$prog" coll-vs-barrier-$who
+            expect_failure "coll-vs-barrier-$who ($n threads, shm $shm) fails, without hanging"
+            expect_output "coll-vs-barrier-$who ($n threads, shm $shm) names the call and the barrier" \
+                "(thread [0-9] called upc_all_alloc\\(nblocks=1, nbytes=8\\) at [^ ]*misuse.c:$(line_of coll-vs-barrier) while thread 0 waits in upc_barrier at [^ ]*misuse.c:$(line_of coll-vs-barrier-wait);|thread [0-9] waits in a barrier after 0 collective calls, while thread [0-9] has made 1, the last upc_all_alloc\\(nblocks=1, nbytes=8\\) at [^ ]*misuse.c:$(line_of coll-vs-barrier);)"
+        done
+    done
+done
 # a collective call while another thread has left main
 check exit-in-all-alloc 2 "thread 0 reached the end of main .or called exit. while thread 1 waits in upc_all_alloc at [^ ]*misuse.c:$(line_of exit-in-all-alloc);"
 check exit-in-all-alloc 4 "thread 0 reached the end of main .or called exit. while thread [1-3] waits in upc_all_alloc at "
