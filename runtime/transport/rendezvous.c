@@ -74,6 +74,7 @@ static uint64_t next_new_seq; /* calls below this one have had an arrival */
 static uint64_t calls_made;  /* this thread's collective calls so far */
 static arrival_t last_call;  /* the last of them */
 static mupci_rv_barrier_probe_t barrier_probe;
+static void (*call_hook)(void);
 static int nthreads;
 
 void mupci_rv_init(int threads) { nthreads = threads; }
@@ -112,6 +113,8 @@ void mupci_rendezvous(mupci_rv_kind_t kind, const uint64_t args[MUPCI_RV_NARGS],
     mupci_engine_lock();
     last_call = a;
     mupci_msg_t m = {MUPCI_MSG_RV_ARRIVE, 0, 0, calls_made++, sizeof a};
+    if (call_hook)
+        call_hook();
     mupci_request_locked(0, &m, &a, sizeof a, result);
     mupci_engine_unlock();
 }
@@ -123,6 +126,8 @@ void mupci_rv_check(mupci_rv_kind_t kind, const uint64_t args[MUPCI_RV_NARGS],
     mupci_engine_lock();
     last_call = a;
     mupci_msg_t m = {MUPCI_MSG_RV_ARRIVE, 0, 0, calls_made++, sizeof a};
+    if (call_hook && kind != MUPCI_RV_MAIN_END)
+        call_hook();
     if (mupc_mythread == 0)
         mupci_engine_deliver_local(&m, &a, sizeof a);
     else /* goes out with this pass's urgent messages: no send of its own */
@@ -141,6 +146,8 @@ uint64_t mupci_rv_calls_made(void) { return calls_made - (uint64_t)main_ended; }
 int mupci_rv_main_ended(void) { return main_ended; }
 
 void mupci_rv_set_barrier_probe(mupci_rv_barrier_probe_t probe) { barrier_probe = probe; }
+
+void mupci_rv_set_call_hook(void (*hook)(void)) { call_hook = hook; }
 
 /* This thread has made more collective calls than a thread waiting in a
  * barrier had made when it got there: the two sequences differ. */

@@ -92,6 +92,9 @@ void mupci_rv_ahead_of_barrier(int waiter, uint64_t waiter_calls) __attribute__(
 typedef int (*mupci_rv_barrier_probe_t)(uint64_t seq, const char **what, const char **file,
                                         int *line);
 void mupci_rv_set_barrier_probe(mupci_rv_barrier_probe_t probe);
+/* Runs with the progress lock held each time this thread makes a call:
+ * the barrier module compares with the arrivals it holds already. */
+void mupci_rv_set_call_hook(void (*hook)(void));
 /* Thread 0, lock held, once it waits in a barrier: the calls that arrived
  * before are looked at too. */
 void mupci_rv_barrier_wait_started(void);

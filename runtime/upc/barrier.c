@@ -82,6 +82,7 @@ _Static_assert(sizeof(node_slot_t) <= MUPCI_NODE_CTL_PAGE - MUPCI_NODE_CTL_USER,
                "the barrier slot must fit the control block's first page");
 
 static int barrier_probe(uint64_t seq, const char **what, const char **file, int *line);
+static void call_made(void);
 
 static const int *group; /* this thread's node group; group[0] leads it */
 static int group_size;
@@ -113,6 +114,7 @@ void mupci_barrier_init(int mythread, int threads)
         mupci_engine_register_progress(mupci_barrier_progress);
     if (me == 0)
         mupci_rv_set_barrier_probe(barrier_probe);
+    mupci_rv_set_call_hook(call_made);
 }
 
 static name_info_t merge_names(name_info_t a, name_info_t b)
@@ -188,6 +190,16 @@ static int members_arrived(uint64_t ep, phase_state_t *ph)
     return 1;
 }
 
+/* Lock held: this thread has just made a collective call.  Children that
+ * already reported the next barrier may have made fewer (the leader's
+ * members are compared on every progress pass). */
+static void call_made(void)
+{
+    phase_state_t *ph = &phases[(epoch + 1) & 1];
+    if (ph->children_arrived > 0)
+        check_calls(epoch + 1, &ph->info);
+}
+
 /* Lock held.  Pass the subtree's arrival up, or release from the root. */
 static void try_advance(uint64_t ep)
 {
@@ -234,8 +246,39 @@ static void mupci_handle_BARRIER_DOWN(int src, const mupci_msg_t *m, const void 
 
 /* ---------------------------------------------------------------- */
 
-static void notify(int named, int value, int at_exit, const char *what, const char *file,
-                   int line)
+/* Thread 0 waiting in a barrier (under the progress lock): a collective
+ * call that arrives meanwhile, numbered at or above the calls thread 0
+ * has made, comes where thread 0 has this barrier. */
+static struct {
+    int waiting;
+    const char *what, *file;
+    int line;
+} root_wait;
+
+static int barrier_probe(uint64_t seq, const char **what, const char **file, int *line)
+{
+    if (!root_wait.waiting || phases[epoch & 1].released || seq < mupci_rv_calls_made())
+        return 0;
+    *what = root_wait.what;
+    *file = root_wait.file;
+    *line = root_wait.line;
+    return 1;
+}
+
+/* Thread 0, lock held: it waits in a barrier from now on. */
+static void root_wait_begin(const char *what, const char *file, int line)
+{
+    root_wait.what = what;
+    root_wait.file = file;
+    root_wait.line = line;
+    root_wait.waiting = 1;
+    mupci_rv_barrier_wait_started();
+}
+
+/* then_wait: upc_barrier, whose wait follows at once (thread 0 marks
+ * itself waiting here, under the lock it takes anyway). */
+static void notify(int named, int value, int at_exit, int then_wait, const char *what,
+                   const char *file, int line)
 {
     if (notified)
         mupci_fatal_at(file, line,
@@ -259,6 +302,8 @@ static void notify(int named, int value, int at_exit, const char *what, const ch
     ph->self_arrived = 1;
     ph->info = merge(ph->info, mine);
     try_advance(epoch);
+    if (me == 0 && then_wait && !at_exit) /* the final barrier: the end-of-main checks */
+        root_wait_begin(what, file, line);
     mupci_engine_flush_all();
     mupci_engine_unlock();
     notified = 1;
@@ -293,25 +338,6 @@ static int leader_released(void *arg)
     return atomic_load_explicit(&slot_of(group[0])->released, memory_order_acquire) >= epoch;
 }
 
-/* Thread 0 waiting in a barrier (under the progress lock): a collective
- * call that arrives meanwhile, numbered at or above the calls thread 0
- * has made, comes where thread 0 has this barrier. */
-static struct {
-    int waiting;
-    const char *what, *file;
-    int line;
-} root_wait;
-
-static int barrier_probe(uint64_t seq, const char **what, const char **file, int *line)
-{
-    if (!root_wait.waiting || phases[epoch & 1].released || seq < mupci_rv_calls_made())
-        return 0;
-    *what = root_wait.what;
-    *file = root_wait.file;
-    *line = root_wait.line;
-    return 1;
-}
-
 /* The merged record of this epoch, once released. */
 static name_info_t wait_release(const char *what, const char *file, int line)
 {
@@ -320,13 +346,9 @@ static name_info_t wait_release(const char *what, const char *file, int line)
         mupci_engine_wait(leader_released, NULL);
         return slot_of(group[0])->result[epoch & 1];
     }
-    if (me == 0 && !mine.at_exit) { /* the final barrier: the end-of-main checks */
+    if (me == 0 && !mine.at_exit && !root_wait.waiting) { /* upc_wait after upc_notify */
         mupci_engine_lock();
-        root_wait.what = what;
-        root_wait.file = file;
-        root_wait.line = line;
-        root_wait.waiting = 1;
-        mupci_rv_barrier_wait_started();
+        root_wait_begin(what, file, line);
         mupci_engine_unlock();
     }
     mupci_engine_wait(released, NULL);
@@ -401,7 +423,7 @@ static void wait_phase(int named, int value, const char *what, const char *file,
 
 void mupci_barrier_internal(const char *what, const char *file, int line)
 {
-    notify(0, 0, 0, what, file, line);
+    notify(0, 0, 0, 1, what, file, line);
     wait_phase(0, 0, what, file, line);
 }
 
@@ -410,7 +432,7 @@ void mupci_barrier_exit(const char *file, int line)
     if (notified)
         mupci_fatal_plain("main returned between upc_notify and upc_wait; finish the "
                           "split-phase barrier with upc_wait first");
-    notify(0, 0, 1, "final barrier", file, line);
+    notify(0, 0, 1, 1, "final barrier", file, line);
     wait_phase(0, 0, "final barrier", file, line);
 }
 
@@ -425,7 +447,7 @@ void mupc_barrier(int named, int value, const char *file, int line)
         mupci_fatal_at(file, line,
                        "upc_barrier: called between upc_notify and upc_wait; finish the "
                        "split-phase barrier with upc_wait first");
-    notify(named, value, 0, "upc_barrier", file, line);
+    notify(named, value, 0, 1, "upc_barrier", file, line);
     wait_phase(named, value, "upc_barrier", file, line);
     MUPCI_GASP_EVENT(GASP_UPC_BARRIER, GASP_END, 0, file, line, named, value);
 }
@@ -433,7 +455,7 @@ void mupc_barrier(int named, int value, const char *file, int line)
 void mupc_notify(int named, int value, const char *file, int line)
 {
     MUPCI_GASP_EVENT(GASP_UPC_NOTIFY, GASP_START, 0, file, line, named, value);
-    notify(named, value, 0, "upc_notify", file, line);
+    notify(named, value, 0, 0, "upc_notify", file, line);
     MUPCI_GASP_EVENT(GASP_UPC_NOTIFY, GASP_END, 0, file, line, named, value);
 }
 
