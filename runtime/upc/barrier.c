@@ -68,6 +68,7 @@ static phase_state_t phases[2];
 static uint64_t epoch;   /* notifies so far */
 static int notified;     /* between notify and wait */
 static name_info_t mine; /* this thread's notify */
+static uint64_t calls_at_notify; /* leader, under the lock: mine.calls */
 static int me, nthreads, parent, nchildren, children[2];
 
 /* In the control block of each thread of a group (node.h). */
@@ -298,6 +299,7 @@ static void notify(int named, int value, int at_exit, int then_wait, const char 
     }
     mupci_engine_lock();
     epoch++;
+    calls_at_notify = mine.calls;
     phase_state_t *ph = &phases[epoch & 1];
     ph->self_arrived = 1;
     ph->info = merge(ph->info, mine);
@@ -318,8 +320,11 @@ int mupci_barrier_progress(void)
 {
     if (group_size < 2 || is_member())
         return 0;
-    /* members waiting in the next barrier while this leader is elsewhere */
-    for (int i = 1; i < group_size; i++)
+    /* Members waiting in the next barrier while this leader is elsewhere.
+     * Only a collective call since this leader's own notify can put it
+     * ahead of them (fewer calls at that notify are reported at release),
+     * so the communication loop scans the group only then. */
+    for (int i = 1; i < group_size && mupci_rv_calls_made() != calls_at_notify; i++)
         if (atomic_load_explicit(&slot_of(group[i])->arrived, memory_order_acquire) > epoch)
             check_calls(epoch + 1, &slot_of(group[i])->info[(epoch + 1) & 1]);
     phase_state_t *ph = &phases[epoch & 1];
