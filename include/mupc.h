@@ -119,6 +119,17 @@ extern uint32_t mupc_local_thread;
  * >> 64 (a 128-bit product), exact for n < 2^32 and off by at most one
  * above. */
 extern uint64_t mupc_threads_magic;
+/* The same for any thread of this node: mupc_thread_base[t] is thread t's
+ * segment as mapped in this process, so a relaxed access of n bytes
+ * through p with p.thread < THREADS, mupc_thread_base[p.thread] != NULL
+ * and p.addr - mupc_local_low <= mupc_local_span - n (every segment has
+ * the same size) may be a plain load or store at
+ * mupc_thread_base[p.thread] + p.addr.  NULL for a thread of another node
+ * (or every other thread with shm = off), for every other thread when a
+ * GASP tool is linked (its events on shared data must be raised) and for
+ * every thread, this one included, when mupc_local_thread is UINT32_MAX.
+ * Set before the user's main runs; never changes afterwards. */
+extern char **mupc_thread_base;
 
 /* ---------------------------------------------------------------- */
 /* Static shared objects                                             */

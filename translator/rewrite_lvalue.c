@@ -219,7 +219,7 @@ char *ptr_add_in(rewriter_t *w, CXType ptype, const char *p, const char *n, int 
     char *count = leaf_count(pointee, threads_scaled);
     /* an array inside a shared structure lies on the structure's thread */
     char *block = in_struct ? xstrdup("0") : block_text(w, pointee, offset);
-    char *s = xasprintf("mupc_ptr_add(%s, %s(ptrdiff_t)(%s) * %s, sizeof(%s), %s)", p, negate ? "-" : "",
+    char *s = xasprintf("__mupc_add(%s, %s(ptrdiff_t)(%s) * %s, sizeof(%s), %s)", p, negate ? "-" : "",
                         n, count, leaf_s, block);
     free(leaf_s);
     free(count);
@@ -459,13 +459,12 @@ char *read_shared(rewriter_t *w, CXCursor c)
     int strict = strict_of(w, t, at);
     const char *suffix = access_suffix(w, t);
     char *s;
-    if (suffix && !strict) { /* data with local affinity: a load, inline */
+    if (suffix && !strict) { /* data on this node: a load, inline */
         char *ts = spell(w, t);
         int n = next_temp(w);
-        s = xasprintf("({ mupc_ptr_t __mupc_p%d = %s; __mupc_local(__mupc_p%d, sizeof(%s)) ? "
-                      "*(%s *)(mupc_local_base + __mupc_p%d.addr) : mupc_get_%s(__mupc_p%d, 0, __FILE__, "
-                      "__LINE__); })",
-                      n, a, n, ts, ts, n, suffix, n);
+        s = xasprintf("({ mupc_ptr_t __mupc_p%d = %s; char *__mupc_m%d = __mupc_at(__mupc_p%d, sizeof(%s)); "
+                      "__mupc_m%d ? *(%s *)__mupc_m%d : mupc_get_%s(__mupc_p%d, 0, __FILE__, __LINE__); })",
+                      n, a, n, n, ts, n, ts, n, suffix, n);
         free(ts);
     } else if (suffix) {
         s = xasprintf("mupc_get_%s(%s, %d, __FILE__, __LINE__)", suffix, a, strict);
@@ -490,11 +489,11 @@ char *write_at(rewriter_t *w, CXType t, const char *a, const char *value, size_t
     char *ts = spell(w, t);
     int n = next_temp(w);
     char *s;
-    if (suffix && !strict) /* data with local affinity: a store, inline */
-        s = xasprintf("({ %s __mupc_v%d = (%s); mupc_ptr_t __mupc_p%d = %s; if (__mupc_local(__mupc_p%d, "
-                      "sizeof __mupc_v%d)) *(%s *)(mupc_local_base + __mupc_p%d.addr) = __mupc_v%d; else "
-                      "mupc_put_%s(__mupc_p%d, __mupc_v%d, 0, __FILE__, __LINE__); __mupc_v%d; })",
-                      ts, n, value, n, a, n, n, ts, n, n, suffix, n, n, n);
+    if (suffix && !strict) /* data on this node: a store, inline */
+        s = xasprintf("({ %s __mupc_v%d = (%s); mupc_ptr_t __mupc_p%d = %s; char *__mupc_m%d = "
+                      "__mupc_at(__mupc_p%d, sizeof __mupc_v%d); if (__mupc_m%d) *(%s *)__mupc_m%d = __mupc_v%d; "
+                      "else mupc_put_%s(__mupc_p%d, __mupc_v%d, 0, __FILE__, __LINE__); __mupc_v%d; })",
+                      ts, n, value, n, a, n, n, n, n, ts, n, n, suffix, n, n, n);
     else if (suffix)
         s = xasprintf("({ %s __mupc_v%d = (%s); mupc_put_%s(%s, __mupc_v%d, %d, __FILE__, __LINE__); "
                       "__mupc_v%d; })",
@@ -536,11 +535,19 @@ char *update(rewriter_t *w, CXCursor c, const char *op, const char *operand, int
         int strict = strict_of(w, t, at);
         char *old = xasprintf("__mupc_o%d", n);
         char *nv = updated(w, t, old, op, operand, at);
-        s = xasprintf("({ mupc_ptr_t __mupc_a%d = %s; %s __mupc_o%d = mupc_get_%s(__mupc_a%d, %d, __FILE__, "
-                      "__LINE__); %s __mupc_v%d = %s; mupc_put_%s(__mupc_a%d, __mupc_v%d, %d, __FILE__, "
-                      "__LINE__); %s%d; })",
-                      n, a, ts, n, suffix, n, strict, ts, n, nv, suffix, n, n, strict,
-                      post ? "__mupc_o" : "__mupc_v", n);
+        if (strict)
+            s = xasprintf("({ mupc_ptr_t __mupc_a%d = %s; %s __mupc_o%d = mupc_get_%s(__mupc_a%d, 1, __FILE__, "
+                          "__LINE__); %s __mupc_v%d = %s; mupc_put_%s(__mupc_a%d, __mupc_v%d, 1, __FILE__, "
+                          "__LINE__); %s%d; })",
+                          n, a, ts, n, suffix, n, ts, n, nv, suffix, n, n,
+                          post ? "__mupc_o" : "__mupc_v", n);
+        else /* data on this node: a load and a store, inline */
+            s = xasprintf("({ mupc_ptr_t __mupc_a%d = %s; char *__mupc_m%d = __mupc_at(__mupc_a%d, sizeof(%s)); "
+                          "%s __mupc_o%d = __mupc_m%d ? *(%s *)__mupc_m%d : mupc_get_%s(__mupc_a%d, 0, __FILE__, "
+                          "__LINE__); %s __mupc_v%d = %s; if (__mupc_m%d) *(%s *)__mupc_m%d = __mupc_v%d; else "
+                          "mupc_put_%s(__mupc_a%d, __mupc_v%d, 0, __FILE__, __LINE__); %s%d; })",
+                          n, a, n, n, ts, ts, n, n, ts, n, suffix, n, ts, n, nv, n, ts, n, n, suffix, n,
+                          n, post ? "__mupc_o" : "__mupc_v", n);
         free(a);
         free(old);
         free(nv);

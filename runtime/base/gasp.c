@@ -227,6 +227,11 @@ int mupci_gasp_local_events(void)
     return MUPCI_GASP && &mupc_gasp_profile_level != NULL && mupc_gasp_profile_level >= 2;
 }
 
+int mupci_gasp_tool_linked(void)
+{
+    return MUPCI_GASP && &mupc_gasp_profile_level != NULL && mupc_gasp_profile_level >= 1;
+}
+
 void mupci_gasp_thread_init(int *argc, char ***argv)
 {
     if (&mupc_gasp_profile_level == NULL || mupc_gasp_profile_level <= 0)

@@ -26,6 +26,9 @@
 extern int mupci_gasp_on;
 /* A tool asked for events on data with local affinity (--profile-local). */
 int mupci_gasp_local_events(void);
+/* A tool is linked (--profile*): accesses to other threads raise events,
+ * whether measurement is on now or not. */
+int mupci_gasp_tool_linked(void);
 
 /* On the computation pthread, after runtime start-up and before main:
  * decides from the profile level linked in by mupcc whether a tool is

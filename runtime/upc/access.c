@@ -17,6 +17,7 @@
 #include "transport/segment.h"
 #include "transport/xfer.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 static void range_error(const char *what, mupc_ptr_t p, size_t n, const char *file, int line)
@@ -71,6 +72,19 @@ char *mupc_local_base;
 uint64_t mupc_local_low, mupc_local_span;
 uint32_t mupc_local_thread = UINT32_MAX;
 uint64_t mupc_threads_magic;
+char **mupc_thread_base;
+
+/* mupc_thread_base: this thread's segment when its own data may be read
+ * inline, the other mapped ones when no tool must see accesses to them. */
+static void init_thread_bases(int inline_own, int inline_node)
+{
+    mupc_thread_base = calloc((size_t)mupc_threads, sizeof *mupc_thread_base);
+    if (!mupc_thread_base)
+        mupci_fatal("out of memory for the table of %d segments", mupc_threads);
+    for (int t = 0; t < mupc_threads; t++)
+        if (t == mupc_mythread ? inline_own : inline_node)
+            mupc_thread_base[t] = t == mupc_mythread ? mupci_segment_base : mupci_node_segment(t);
+}
 
 void mupci_access_init_local(void)
 {
@@ -79,6 +93,7 @@ void mupci_access_init_local(void)
     mupc_local_span = mupci_segment_bytes - MUPCI_SEGMENT_RESERVED;
     int inline_ok = !mupci_gasp_local_events() && !mupci_bounds_on;
     mupc_local_thread = inline_ok ? (uint32_t)mupc_mythread : UINT32_MAX;
+    init_thread_bases(inline_ok, inline_ok && !mupci_gasp_tool_linked());
     /* floor(2^64 / THREADS) + 1: exact for dividends below 2^32 */
     mupc_threads_magic = mupc_threads > 1 ? UINT64_MAX / (uint64_t)mupc_threads + 1 : 0;
 }

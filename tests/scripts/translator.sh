@@ -39,6 +39,15 @@ for src in "$dir"/*.upc; do
     done
 done
 
+# Inline pointer arithmetic and accesses against the runtime's own path:
+# on two simulated nodes (targets on the other node go through the
+# runtime) and with checks = bounds (every access does).
+for mode in MUPC_SIMULATE_NODES=2 MUPC_CHECKS=bounds; do
+    run 4 60 env "$mode" "$tmp/pointer_arith"
+    if [ "$rc" -eq 0 ] && grep -q "^Success: pointer_arith\$" "$out"; then ok "pointer_arith with $mode"
+    else fail "pointer_arith with $mode (status $rc)"; fi
+done
+
 for src in "$dir"/errors/*.upc; do
     name=$(basename "$src")
     line=$(grep -n '/\* ERROR:' "$src" | head -n 1 | cut -d: -f1)
@@ -242,8 +251,9 @@ run 2 60 "$tmp/noreturn"
 expect_status "a main without return exits 0" 0
 # The rewriter's output, for the choices that matter to speed and to the
 # link: the own-element idiom skips the division by THREADS, any other
-# index takes the general inline path, a relaxed local read is inline, and
-# an object declared twice gets one descriptor.
+# index takes the general inline path, a relaxed read of data on the node
+# is inline, pointer arithmetic is inline (no call), and an object declared
+# twice gets one descriptor.
 cat > "$tmp/shape.upc" <<'UPC'
 #include <upc.h>
 shared int a[8 * THREADS];
@@ -252,6 +262,8 @@ shared int twice;
 int main(void)
 {
     int j = 5;
+    shared int *p = &a[1];
+    p[j] += 2;
     return a[j * THREADS + MYTHREAD] + a[j] + twice;
 }
 UPC
@@ -263,7 +275,15 @@ cp "$tmp/shape.c" "$out"
 expect_output "a[j * THREADS + MYTHREAD] is this thread's element j, no division" \
     "__mupc_index_own\\(a__mupc\\.base, \\(ptrdiff_t\\)\\(j\\), sizeof\\(int\\)\\)"
 expect_output "a[j] takes the general inline index" "__mupc_index\\(a__mupc\\.base, \\(ptrdiff_t\\)\\(j\\)"
-expect_output "a relaxed read tests for local affinity inline" "__mupc_local\\(__mupc_p[0-9]+, sizeof\\(int\\)\\) \\? \\*\\(int \\*\\)"
+expect_output "a relaxed read of data on the node is a load, inline" \
+    "char \\*__mupc_m[0-9]+ = __mupc_at\\(__mupc_p[0-9]+, sizeof\\(int\\)\\); __mupc_m[0-9]+ \\? \\*\\(int \\*\\)__mupc_m"
+expect_output "p[j] += 2 is inline: pointer arithmetic, then a load and a store" \
+    "__mupc_add\\(p, \\(ptrdiff_t\\)\\(j\\).*__mupc_at\\(__mupc_a[0-9]+, sizeof\\(int\\)\\)"
+if grep 'mupc_ptr_add(' "$tmp/shape.c" | grep -qv 'return mupc_ptr_add('; then
+    fail "no out-of-line pointer arithmetic in translated code"
+else
+    ok "no out-of-line pointer arithmetic in translated code"
+fi
 if [ "$(grep -c 'mupc_static_t twice__mupc = ' "$tmp/shape.c")" = 1 ] &&
     grep -q 'extern mupc_static_t twice__mupc;' "$tmp/shape.c"; then
     ok "a shared object declared twice has one descriptor"
