@@ -316,6 +316,99 @@ static CXCursor own_element_index(CXCursor index)
     return x;
 }
 
+/* p[X * THREADS + MYTHREAD] through a pointer to a cyclic array of
+ * scalars or structures: this thread's X-th element when p points to
+ * thread 0 (as upc_all_alloc's result does), without dividing by THREADS;
+ * NULL when the subscript is not that idiom. */
+static char *pointer_own_element(rewriter_t *w, CXCursor c, CXCursor base, CXCursor index)
+{
+    CXCursor x = own_element_index(index);
+    if (clang_Cursor_isNull(x))
+        return NULL;
+    CXType pointee = clang_getPointeeType(canon(clang_getCursorType(base)));
+    char *block = block_text(w, pointee, start_of(c));
+    int cyclic = !strcmp(block, "(1)") && !is_array(canon(pointee));
+    free(block);
+    if (!cyclic)
+        return NULL;
+    char *b = gen(w, base), *xs = gen(w, x), *leaf = spell(w, pointee);
+    char *s = xasprintf("__mupc_add_own(%s, (ptrdiff_t)(%s), sizeof(%s))", b, xs, leaf);
+    free(b);
+    free(xs);
+    free(leaf);
+    return s;
+}
+
+/* Whether clang evaluates c to an integer constant. */
+static int is_int_constant(CXCursor c)
+{
+    CXEvalResult r = clang_Cursor_Evaluate(c);
+    int is = r && clang_EvalResult_getKind(r) == CXEval_Int;
+    if (r)
+        clang_EvalResult_dispose(r);
+    return is;
+}
+
+/* Splits an index written X * K + J (any order of either operation; J
+ * absent means 0) with K an integer constant: the idiom for element J of
+ * block X when K is the block size.  0 when the index is not so written. */
+static int block_element_index(CXCursor index, CXCursor *x, CXCursor *k, CXCursor *j)
+{
+    CXCursor c = strip(index), product = c;
+    *j = clang_getNullCursor();
+    if (clang_getCursorKind(c) == CXCursor_BinaryOperator &&
+        clang_getCursorBinaryOperatorKind(c) == CXBinaryOperator_Add) {
+        kids_t ks = children(c, 1);
+        int left = ks.n == 2 && clang_getCursorKind(strip(ks.v[0])) == CXCursor_BinaryOperator &&
+                   clang_getCursorBinaryOperatorKind(strip(ks.v[0])) == CXBinaryOperator_Mul;
+        if (ks.n == 2) {
+            product = strip(ks.v[left ? 0 : 1]);
+            *j = ks.v[left ? 1 : 0];
+        }
+        free(ks.v);
+    }
+    if (clang_getCursorKind(product) != CXCursor_BinaryOperator ||
+        clang_getCursorBinaryOperatorKind(product) != CXBinaryOperator_Mul)
+        return 0;
+    kids_t ks = children(product, 1);
+    int ok = ks.n == 2 && (is_int_constant(ks.v[1]) || is_int_constant(ks.v[0]));
+    if (ok) {
+        int k_right = is_int_constant(ks.v[1]);
+        *k = ks.v[k_right ? 1 : 0];
+        *x = ks.v[k_right ? 0 : 1];
+    }
+    free(ks.v);
+    return ok;
+}
+
+/* p[X * B + J] through a pointer to a blocked array of scalars or
+ * structures, B its block size: element J of the X-th block from p, on
+ * the X-th thread after p's when p is at the start of a block and no
+ * wrap-around happens, without dividing (the rows of a per-thread table,
+ * `count[MYTHREAD * B + j]`, `count[t * B + j]`); NULL when the subscript
+ * is not that idiom. */
+static char *pointer_block_element(rewriter_t *w, CXCursor c, CXCursor base, CXCursor index)
+{
+    CXCursor x, k, j;
+    if (!block_element_index(index, &x, &k, &j))
+        return NULL;
+    CXType pointee = clang_getPointeeType(canon(clang_getCursorType(base)));
+    if (is_array(canon(pointee)))
+        return NULL;
+    char *block = block_text(w, pointee, start_of(c));
+    char *b = gen(w, base), *xs = gen(w, x), *ks = gen(w, k), *leaf = spell(w, pointee);
+    char *js = clang_Cursor_isNull(j) ? xstrdup("0") : gen(w, j);
+    char *s = xasprintf("__mupc_add_block(%s, (ptrdiff_t)(%s), (ptrdiff_t)(%s), (ptrdiff_t)(%s), sizeof(%s), %s)",
+                        b, xs, ks, js, leaf, block);
+    free(block);
+    free(b);
+    free(xs);
+    free(ks);
+    free(js);
+    free(leaf);
+    return s;
+}
+
 static char *addr_subscript(rewriter_t *w, CXCursor c)
 {
     CXCursor root;
@@ -370,9 +463,14 @@ static char *addr_subscript(rewriter_t *w, CXCursor c)
     /* THREADS scaling: a subscript of a file-scope array whose THREADS
      * dimension lies below this subscript's level. */
     int depth = 0, scaled = root_threads_dim(w, base, &depth) > depth;
-    char *b = gen(w, base), *i = gen(w, index);
     int in_struct = member_derived(w, base);
-    char *s = ptr_add_in(w, clang_getCursorType(base), b, i, 0, start_of(c), scaled, in_struct);
+    char *s = !scaled && !in_struct ? pointer_own_element(w, c, base, index) : NULL;
+    if (!s && !scaled && !in_struct)
+        s = pointer_block_element(w, c, base, index);
+    if (s)
+        return s;
+    char *b = gen(w, base), *i = gen(w, index);
+    s = ptr_add_in(w, clang_getCursorType(base), b, i, 0, start_of(c), scaled, in_struct);
     free(b);
     free(i);
     return s;

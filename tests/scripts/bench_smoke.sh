@@ -18,6 +18,8 @@ for name in mpi.pingpong.rtt_us mpi.pingpong.bw_mbs mpi.rma_get_us mpi.barrier.u
             mupc.checks.off.local_get_ns mupc.checks.bounds.local_get_ns \
             checks.overhead.get_pct checks.overhead.local_get_pct mupc.xlate.private.get_ns \
             mupc.xlate.local.get_ns mupc.xlate.local_any.get_ns mupc.xlate.matmul_s mupc.hand.matmul_s \
+            mupc.xlate.ptr_private_get_ns mupc.xlate.ptr_local_get_ns mupc.xlate.ptr_shm_get_ns \
+            mupc.xlate.naive_kernel_s mupc.xlate.tuned_kernel_s \
             mupc.io.write_bw_mbs mpi.io.write_bw_mbs; do
     expect_output "prints $name" "^$name -?[0-9]+\\.[0-9]+$"
 done

@@ -68,6 +68,21 @@ int main(void)
     WALK(blk4, shared [4] long, long, n);
     WALK(ind, shared [] int, int, PER * 4);
 
+    /* p[x * 4 + j] on a [4] layout: block x's element j from a pointer at
+     * the start of a block (thread 0 or 1), or in the middle of one; j
+     * past the block and x past the last thread too */
+    static const int starts[] = {0, 4, 1, 6};
+    for (int s = 0; s < 4; s++) {
+        int off = starts[s] % n;
+        shared [4] long *b4 = &blk4[off];
+        for (int x = 0; x * 4 < n; x++)
+            for (int j = 0; j < 6; j++)
+                if (off + x * 4 + j < n)
+                    CHECK(same(&b4[x * 4 + j], &blk4[off + x * 4 + j]) &&
+                              b4[4 * x + j] == off + x * 4 + j && (j || b4[x * 4] == off + x * 4),
+                          "blk4: p[x * 4 + j] is not element j of block x");
+    }
+
     /* A pointer from upc_all_alloc that starts on another thread and phase:
      * writes through p + n land where element k + n lives. */
     shared [3] int *d = upc_all_alloc(THREADS * 4, 3 * sizeof(int));
@@ -93,6 +108,24 @@ int main(void)
     CHECK(own[0] == 996 + 3 * MYTHREAD + 1, "(*p)++ from the previous thread");
     upc_barrier;
     upc_all_free(d);
+
+    /* the own-element idiom through a pointer: c[x * THREADS + MYTHREAD]
+     * from a pointer on thread 0, and from one on thread 1 % THREADS */
+    shared int *c = upc_all_alloc(PER * THREADS, sizeof(int));
+    upc_forall (int i = 0; i < PER * THREADS; i++; &c[i])
+        c[i] = i;
+    upc_barrier;
+    shared int *c1 = c + 1;
+    for (int x = 0; x < PER - 1; x++) {
+        CHECK(c[x * THREADS + MYTHREAD] == x * THREADS + MYTHREAD &&
+                  same(&c[x * THREADS + MYTHREAD], c + (x * THREADS + MYTHREAD)),
+              "c[x * THREADS + MYTHREAD] from thread 0");
+        CHECK(c1[x * THREADS + MYTHREAD] == 1 + x * THREADS + MYTHREAD &&
+                  same(&c1[MYTHREAD + THREADS * x], &c[1 + x * THREADS + MYTHREAD]),
+              "c1[x * THREADS + MYTHREAD] from thread 1");
+    }
+    upc_barrier;
+    upc_all_free(c);
 
     errs[MYTHREAD] = errors;
     upc_barrier;

@@ -1,0 +1,95 @@
+/* SPDX-License-Identifier: MIT */
+/* xlate_ptr.upc -- what a read through a pointer-to-shared costs in
+ * translated code (mupcc compiles this file): random reads of a cyclic
+ * array from upc_all_alloc, p[j] with j computed beforehand (so the
+ * translated code does the general arithmetic: a division by THREADS and
+ * a table look-up), of this thread's elements and of the next thread's
+ * (on the node with shm = on), against the same reads of a private array,
+ * the index sequence the same for all three.  Prints
+ *   mupc.xlate.ptr_private_get_ns ns per private read (the baseline: the
+ *                                 same reads in the same program; bench/matrix's
+ *                                 mupc.private.get_ns reads volatile longs)
+ *   mupc.xlate.ptr_local_get_ns   ns per read p[j], element of this thread
+ *   mupc.xlate.ptr_shm_get_ns     ns per read p[j], element of the next thread
+ * (fastest of the rounds; --quick runs fewer reads). */
+#include <upc.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#define PER_THREAD 65536 /* 256 KiB of ints per thread, as bench/xlate_local */
+static int priv[PER_THREAD];
+
+static double now_ns(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return ts.tv_sec * 1e9 + ts.tv_nsec;
+}
+
+/* sum of p[at[k]] over the reads, timed; *best keeps the fastest per read */
+static long timed_reads(shared int *p, const unsigned *at, long reads, double *best)
+{
+    long sum = 0;
+    double t0 = now_ns();
+    for (long k = 0; k < reads; k++)
+        sum += p[at[k]];
+    double per = (now_ns() - t0) / reads;
+    if (per < *best)
+        *best = per;
+    return sum;
+}
+
+int main(int argc, char **argv)
+{
+    int quick = argc > 1 && !strcmp(argv[1], "--quick");
+    long reads = quick ? 1L << 18 : 1L << 22, rounds = quick ? 2 : 7;
+    unsigned *idx = malloc((size_t)reads * sizeof *idx);
+    unsigned *own = malloc((size_t)reads * sizeof *own), *next = malloc((size_t)reads * sizeof *next);
+    shared int *p = upc_all_alloc(PER_THREAD * THREADS, sizeof(int));
+    unsigned x = 12345u + (unsigned)MYTHREAD;
+    int neighbour = (MYTHREAD + 1) % THREADS;
+    for (long k = 0; k < reads; k++) {
+        x = x * 1664525u + 1013904223u;
+        idx[k] = (x >> 8) % PER_THREAD;
+        own[k] = idx[k] * THREADS + MYTHREAD;
+        next[k] = idx[k] * THREADS + neighbour;
+    }
+    for (int i = 0; i < PER_THREAD; i++) {
+        priv[i] = i;
+        p[i * THREADS + MYTHREAD] = i; /* this thread's own elements */
+    }
+    upc_barrier;
+    double best_priv = 1e30, best_local = 1e30, best_shm = 1e30;
+    long sum = 0;
+    for (long r = 0; r < rounds; r++) {
+        double t0 = now_ns();
+        for (long k = 0; k < reads; k++)
+            sum += priv[idx[k]];
+        double per = (now_ns() - t0) / reads;
+        if (per < best_priv)
+            best_priv = per;
+        sum += timed_reads(p, own, reads, &best_local);
+        sum += timed_reads(p, next, reads, &best_shm);
+    }
+    long want = 0;
+    for (long k = 0; k < reads; k++)
+        want += idx[k];
+    if (sum != 3 * rounds * want) {
+        fprintf(stderr, "xlate_ptr: thread %d read wrong values (sum %ld, want %ld)\n", MYTHREAD, sum,
+                3 * rounds * want);
+        return 1;
+    }
+    upc_barrier;
+    if (MYTHREAD == 0) {
+        printf("mupc.xlate.ptr_private_get_ns %.3f\n", best_priv);
+        printf("mupc.xlate.ptr_local_get_ns %.3f\n", best_local);
+        printf("mupc.xlate.ptr_shm_get_ns %.3f\n", best_shm);
+    }
+    upc_all_free(p);
+    free(idx);
+    free(own);
+    free(next);
+    return 0;
+}
