@@ -119,6 +119,18 @@ static const char prologue[] =
     " * part of it, as it is not part of pointer equality */\n"
     "static inline uint64_t __mupc_ptr_bits(mupc_ptr_t p)\n"
     "{ return ((uint64_t)p.thread << 40) | p.addr; }\n"
+    "/* mupc_ptr_is_null, mupc_ptr_equal and mupc_ptr_diff inline (pts.c) */\n"
+    "static inline __attribute__((always_inline)) int __mupc_is_null(mupc_ptr_t p)\n"
+    "{ return p.addr == 0 && p.thread == 0 && p.phase == 0; }\n"
+    "static inline __attribute__((always_inline)) int __mupc_equal(mupc_ptr_t a, mupc_ptr_t b)\n"
+    "{ return a.addr == b.addr && a.thread == b.thread; }\n"
+    "static inline __attribute__((always_inline)) ptrdiff_t\n"
+    "__mupc_diff(mupc_ptr_t a, mupc_ptr_t b, size_t elem, size_t block)\n"
+    "{ int64_t e = (int64_t)elem, bs = (int64_t)block;\n"
+    "  if (!block) return (ptrdiff_t)(((int64_t)a.addr - (int64_t)b.addr) / e);\n"
+    "  int64_t rows = (((int64_t)a.addr - (int64_t)a.phase * e) - ((int64_t)b.addr - (int64_t)b.phase * e)) / (bs * e);\n"
+    "  return (ptrdiff_t)((rows * mupc_threads + ((int64_t)a.thread - (int64_t)b.thread)) * bs +\n"
+    "                     ((int64_t)a.phase - (int64_t)b.phase)); }\n"
     "static inline mupc_ptr_t __mupc_member(mupc_ptr_t p, size_t offset)\n"
     "{ p.addr += offset; p.phase = 0; return p; }\n";
 

@@ -46,7 +46,7 @@ char *truth(rewriter_t *w, CXCursor c)
     char *g = gen(w, c);
     if (!is_pts(w, clang_getCursorType(c)))
         return g;
-    char *s = xasprintf("(!mupc_ptr_is_null(%s))", g);
+    char *s = xasprintf("(!__mupc_is_null(%s))", g);
     free(g);
     return s;
 }
@@ -168,7 +168,7 @@ static char *binary(rewriter_t *w, CXCursor c)
         if ((op == CXBinaryOperator_EQ || op == CXBinaryOperator_NE) &&
                    (!strcmp(a, "MUPC_NULL_PTR") || !strcmp(b, "MUPC_NULL_PTR"))) {
             /* against null: every field, phase included, is zero */
-            s = xasprintf("(%smupc_ptr_is_null(%s))", op == CXBinaryOperator_NE ? "!" : "",
+            s = xasprintf("(%s__mupc_is_null(%s))", op == CXBinaryOperator_NE ? "!" : "",
                           !strcmp(a, "MUPC_NULL_PTR") ? b : a);
         } else if (lp && rp && op >= CXBinaryOperator_LT && op <= CXBinaryOperator_NE &&
                    block_sizes_differ(w, l, r)) {
@@ -176,7 +176,7 @@ static char *binary(rewriter_t *w, CXCursor c)
                           "pointed-to types are incompatible (UPC 1.3 §6.4.2); cast one of them, "
                           "or both to shared void * for == and !=");
         } else if (op == CXBinaryOperator_EQ || op == CXBinaryOperator_NE) {
-            s = xasprintf("(%smupc_ptr_equal(%s, %s))", op == CXBinaryOperator_NE ? "!" : "", a, b);
+            s = xasprintf("(%s__mupc_equal(%s, %s))", op == CXBinaryOperator_NE ? "!" : "", a, b);
         } else if (op >= CXBinaryOperator_LT && op <= CXBinaryOperator_GE &&
                    canon(clang_getPointeeType(canon(lt))).kind == CXType_Void) {
             report(w, at, "relational operators do not apply to shared void * (UPC 1.3 §6.4.2: the "
@@ -187,7 +187,7 @@ static char *binary(rewriter_t *w, CXCursor c)
             char *leaf = spell(w, leaf_type(pointee));
             char *block = member_derived(w, l) && member_derived(w, r) ? xstrdup("0")
                                                                        : block_text(w, pointee, at);
-            s = xasprintf("(mupc_ptr_diff(%s, %s, sizeof(%s), %s) %s 0)", a, b, leaf, block,
+            s = xasprintf("(__mupc_diff(%s, %s, sizeof(%s), %s) %s 0)", a, b, leaf, block,
                           rel[op - CXBinaryOperator_LT]);
             free(leaf);
             free(block);
@@ -197,7 +197,7 @@ static char *binary(rewriter_t *w, CXCursor c)
             char *block = member_derived(w, l) && member_derived(w, r) ? xstrdup("0")
                                                                        : block_text(w, pointee, at);
             char *count = leaf_count(pointee, 0);
-            s = xasprintf("(mupc_ptr_diff(%s, %s, sizeof(%s), %s) / %s)", a, b, leaf, block, count);
+            s = xasprintf("(__mupc_diff(%s, %s, sizeof(%s), %s) / %s)", a, b, leaf, block, count);
             free(leaf);
             free(block);
             free(count);
@@ -284,7 +284,7 @@ static char *unary(rewriter_t *w, CXCursor c)
     case CXUnaryOperator_LNot:
         if (pts) {
             char *g = gen(w, x);
-            char *s = xasprintf("mupc_ptr_is_null(%s)", g);
+            char *s = xasprintf("__mupc_is_null(%s)", g);
             free(g);
             return s;
         }
@@ -339,7 +339,7 @@ static char *cast(rewriter_t *w, CXCursor c)
         if (canon(to).kind == CXType_Pointer)
             s = xasprintf("((%s)mupc_local_addr(%s))", ts, g);
         else if (canon(to).kind == CXType_Bool)
-            s = xasprintf("(!mupc_ptr_is_null(%s))", g);
+            s = xasprintf("(!__mupc_is_null(%s))", g);
         else if (canon(to).kind == CXType_Void) /* (void)p: evaluated, value discarded */
             s = xasprintf("((void)(%s))", g);
         else if (canon(to).kind >= CXType_Char_U && canon(to).kind <= CXType_Int128)

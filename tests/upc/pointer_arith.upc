@@ -44,6 +44,10 @@ static int same(shared void *a, shared void *b)
                     CHECK(*q == (T)(k + n), #X ": *(&X[k] + n) is not X[k + n]");     \
                 if (n > 0)                                                            \
                     CHECK(&p[n] == q && p[n] == X[k + n], #X ": p[n] differs");       \
+                CHECK(q - p == n && p - q == -n, #X ": (p + n) - p is not n");        \
+                CHECK((n > 0) == (q > p) && (n < 0) == (q < p) && (n >= 0) == (q >= p) && \
+                          (n == 0) == (q == p) && (n != 0) == (q != p),                \
+                      #X ": p + n compares wrongly with p");                          \
             }                                                                         \
         PT *s = &X[0];                                                          \
         for (int i = 0; i < (N); i++, s++)                                            \
