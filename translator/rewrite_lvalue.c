@@ -291,11 +291,14 @@ static int names_variable(CXCursor c, const char *name)
 }
 
 /* The X of an index written X * THREADS + MYTHREAD (either order of each
- * operation), the idiom for this thread's X-th element of a cyclic array,
- * or a null cursor. */
+ * operation), the idiom for this thread's X-th element of a cyclic array;
+ * the index itself when it is MYTHREAD alone (X = 0, see own_x); or a
+ * null cursor. */
 static CXCursor own_element_index(CXCursor index)
 {
     CXCursor none = clang_getNullCursor(), c = strip(index);
+    if (names_variable(c, "mupc_mythread"))
+        return c;
     if (clang_getCursorKind(c) != CXCursor_BinaryOperator ||
         clang_getCursorBinaryOperatorKind(c) != CXBinaryOperator_Add)
         return none;
@@ -316,6 +319,12 @@ static CXCursor own_element_index(CXCursor index)
     return x;
 }
 
+/* The text of X from own_element_index(index). */
+static char *own_x(rewriter_t *w, CXCursor x, CXCursor index)
+{
+    return clang_equalCursors(x, strip(index)) ? xstrdup("0") : gen(w, x);
+}
+
 /* p[X * THREADS + MYTHREAD] through a pointer to a cyclic array of
  * scalars or structures: this thread's X-th element when p points to
  * thread 0 (as upc_all_alloc's result does), without dividing by THREADS;
@@ -331,7 +340,7 @@ static char *pointer_own_element(rewriter_t *w, CXCursor c, CXCursor base, CXCur
     free(block);
     if (!cyclic)
         return NULL;
-    char *b = gen(w, base), *xs = gen(w, x), *leaf = spell(w, pointee);
+    char *b = gen(w, base), *xs = own_x(w, x, index), *leaf = spell(w, pointee);
     char *s = xasprintf("__mupc_add_own(%s, (ptrdiff_t)(%s), sizeof(%s))", b, xs, leaf);
     free(b);
     free(xs);
@@ -415,7 +424,8 @@ static char *addr_subscript(rewriter_t *w, CXCursor c)
     int levels = 0;
     char *linear = rooted_index(w, c, &root, &levels);
     kids_t sub = children(c, 1);
-    CXCursor own = sub.n == 2 && levels == 0 ? own_element_index(sub.v[1]) : clang_getNullCursor();
+    CXCursor subscript = sub.n == 2 ? sub.v[1] : clang_getNullCursor();
+    CXCursor own = sub.n == 2 && levels == 0 ? own_element_index(subscript) : clang_getNullCursor();
     free(sub.v);
     if (linear && !clang_Cursor_isNull(own)) {
         CXType t = clang_getCursorType(root);
@@ -430,7 +440,7 @@ static char *addr_subscript(rewriter_t *w, CXCursor c)
         /* a[X * THREADS + MYTHREAD] of a cyclic array: this thread's
          * element X, without dividing by THREADS */
         CXType t = clang_getCursorType(root);
-        char *desc = descriptor_name(root), *leaf = spell(w, leaf_type(t)), *x = gen(w, own);
+        char *desc = descriptor_name(root), *leaf = spell(w, leaf_type(t)), *x = own_x(w, own, subscript);
         char *s = xasprintf("__mupc_index_own(%s.base, (ptrdiff_t)(%s), sizeof(%s))", desc, x, leaf);
         free(desc);
         free(leaf);

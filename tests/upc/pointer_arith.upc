@@ -128,7 +128,18 @@ int main(void)
                   same(&c1[MYTHREAD + THREADS * x], &c[1 + x * THREADS + MYTHREAD]),
               "c1[x * THREADS + MYTHREAD] from thread 1");
     }
+    /* c[MYTHREAD] (X = 0), also of structures and through c + 1 */
+    CHECK(c[MYTHREAD] == MYTHREAD && upc_threadof(&c[MYTHREAD]) == (size_t)MYTHREAD &&
+              c1[MYTHREAD] == MYTHREAD + 1 && same(&c1[MYTHREAD], &c[MYTHREAD + 1]),
+          "c[MYTHREAD] is not this thread's first element");
+    shared struct pair { int a; double v[3]; } *pairs = upc_all_alloc(THREADS, sizeof(struct pair));
+    pairs[MYTHREAD].v[2] = MYTHREAD + 0.5;
     upc_barrier;
+    for (int t = 0; t < THREADS; t++)
+        CHECK(pairs[t].v[2] == t + 0.5 && upc_threadof(&pairs[t].v[1]) == (size_t)t,
+              "pairs[MYTHREAD].v[2] written elsewhere");
+    upc_barrier;
+    upc_all_free(pairs);
     upc_all_free(c);
 
     errs[MYTHREAD] = errors;
