@@ -74,7 +74,11 @@ static const char prologue[] =
     " * below 2^32 blocks; beyond, off by at most one, and such an element lies\n"
     " * outside every segment, which the runtime's range check reports) */\n"
     "static inline __attribute__((always_inline)) size_t __mupc_div_threads(size_t n)\n"
+    "#ifdef __MUPC_FIXED_THREADS\n"
+    "{ return n / __MUPC_FIXED_THREADS; }\n"
+    "#else\n"
     "{ return mupc_threads == 1 ? n : (size_t)(((unsigned __int128)n * mupc_threads_magic) >> 64); }\n"
+    "#endif\n"
     "static inline __attribute__((always_inline)) mupc_ptr_t\n"
     "__mupc_index(mupc_ptr_t base, ptrdiff_t i, size_t elem, size_t block)\n"
     "{ if (i < 0) return mupc_ptr_add(base, i, elem, block);\n"
@@ -225,6 +229,8 @@ char *assemble(const char *text, const regions_t *r, const options_t *o)
     strbuf_t out;
     sb_init(&out);
     sb_printf(&out, "/* Translated from %s by mupc-translate (libmupc); do not edit. */\n", o->input);
+    if (o->static_threads) /* the prologue's divisions by THREADS: by a constant */
+        sb_printf(&out, "#define __MUPC_FIXED_THREADS %d\n", o->static_threads);
     sb_puts(&out, prologue);
     include_upc_libraries(&out, r);
     if (o->implicit_bupc)

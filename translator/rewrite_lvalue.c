@@ -290,11 +290,30 @@ static int names_variable(CXCursor c, const char *name)
     return is;
 }
 
+/* Whether clang evaluates c to the integer constant v. */
+static int is_int_value(CXCursor c, long long v)
+{
+    CXEvalResult r = clang_Cursor_Evaluate(c);
+    int is = r && clang_EvalResult_getKind(r) == CXEval_Int && clang_EvalResult_getAsLongLong(r) == v;
+    if (r)
+        clang_EvalResult_dispose(r);
+    return is;
+}
+
+/* Whether c is THREADS: the variable, or with static THREADS (-T N) the
+ * constant N it expands to (an index X * N + MYTHREAD is then the idiom
+ * whoever wrote the N). */
+static int names_threads(rewriter_t *w, CXCursor c)
+{
+    return names_variable(c, "mupc_threads") ||
+           (w->prelex->static_threads && is_int_value(c, w->prelex->static_threads));
+}
+
 /* The X of an index written X * THREADS + MYTHREAD (either order of each
  * operation), the idiom for this thread's X-th element of a cyclic array;
  * the index itself when it is MYTHREAD alone (X = 0, see own_x); or a
  * null cursor. */
-static CXCursor own_element_index(CXCursor index)
+static CXCursor own_element_index(rewriter_t *w, CXCursor index)
 {
     CXCursor none = clang_getNullCursor(), c = strip(index);
     if (names_variable(c, "mupc_mythread"))
@@ -313,8 +332,7 @@ static CXCursor own_element_index(CXCursor index)
         return none;
     ks = children(product, 1);
     if (ks.n == 2)
-        x = names_variable(ks.v[1], "mupc_threads") ? ks.v[0]
-            : names_variable(ks.v[0], "mupc_threads") ? ks.v[1] : none;
+        x = names_threads(w, ks.v[1]) ? ks.v[0] : names_threads(w, ks.v[0]) ? ks.v[1] : none;
     free(ks.v);
     return x;
 }
@@ -331,7 +349,7 @@ static char *own_x(rewriter_t *w, CXCursor x, CXCursor index)
  * NULL when the subscript is not that idiom. */
 static char *pointer_own_element(rewriter_t *w, CXCursor c, CXCursor base, CXCursor index)
 {
-    CXCursor x = own_element_index(index);
+    CXCursor x = own_element_index(w, index);
     if (clang_Cursor_isNull(x))
         return NULL;
     CXType pointee = clang_getPointeeType(canon(clang_getCursorType(base)));
@@ -425,7 +443,7 @@ static char *addr_subscript(rewriter_t *w, CXCursor c)
     char *linear = rooted_index(w, c, &root, &levels);
     kids_t sub = children(c, 1);
     CXCursor subscript = sub.n == 2 ? sub.v[1] : clang_getNullCursor();
-    CXCursor own = sub.n == 2 && levels == 0 ? own_element_index(subscript) : clang_getNullCursor();
+    CXCursor own = sub.n == 2 && levels == 0 ? own_element_index(w, subscript) : clang_getNullCursor();
     free(sub.v);
     if (linear && !clang_Cursor_isNull(own)) {
         CXType t = clang_getCursorType(root);

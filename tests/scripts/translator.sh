@@ -279,6 +279,15 @@ expect_output "a relaxed read of data on the node is a load, inline" \
     "char \\*__mupc_m[0-9]+ = __mupc_at\\(__mupc_p[0-9]+, sizeof\\(int\\)\\); __mupc_m[0-9]+ \\? \\*\\(int \\*\\)__mupc_m"
 expect_output "p[j] += 2 is inline: pointer arithmetic, then a load and a store" \
     "__mupc_add\\(p, \\(ptrdiff_t\\)\\(j\\).*__mupc_at\\(__mupc_a[0-9]+, sizeof\\(int\\)\\)"
+# with static THREADS (-T 2) THREADS is the constant 2: still the idiom,
+# and the prologue divides by the constant
+"$top_builddir/translator/mupc-translate" --prelude "$top_srcdir/translator/prelude" \
+    --runtime-include "$top_srcdir/include" -T 2 -o "$tmp/shape2.c" "$tmp/shape.upc" > "$out" 2>&1
+cp "$tmp/shape2.c" "$out"
+expect_output "-T 2: a[j * THREADS + MYTHREAD] is this thread's element j" \
+    "__mupc_index_own\\(a__mupc\\.base, \\(ptrdiff_t\\)\\(j\\), sizeof\\(int\\)\\)"
+expect_output "-T 2: divisions by THREADS are by the constant" "^#define __MUPC_FIXED_THREADS 2$"
+cp "$tmp/shape.c" "$out"
 if grep 'mupc_ptr_add(' "$tmp/shape.c" | grep -qv 'return mupc_ptr_add('; then
     fail "no out-of-line pointer arithmetic in translated code"
 else
