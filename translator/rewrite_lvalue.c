@@ -594,6 +594,15 @@ char *read_shared(rewriter_t *w, CXCursor c)
         free(ts);
     } else if (suffix) {
         s = xasprintf("mupc_get_%s(%s, %d, __FILE__, __LINE__)", suffix, a, strict);
+    } else if (!strict) { /* a structure on this node: a copy, inline */
+        char *ts = spell(w, t);
+        int n = next_temp(w);
+        s = xasprintf("({ %s __mupc_v%d; mupc_ptr_t __mupc_p%d = %s; char *__mupc_m%d = __mupc_at(__mupc_p%d, "
+                      "sizeof __mupc_v%d); if (__mupc_m%d) __mupc_v%d = *(%s *)__mupc_m%d; else "
+                      "mupc_get_block(&__mupc_v%d, __mupc_p%d, sizeof __mupc_v%d, 0, __FILE__, __LINE__); "
+                      "__mupc_v%d; })",
+                      ts, n, n, a, n, n, n, n, n, ts, n, n, n, n, n);
+        free(ts);
     } else {
         char *ts = spell(w, t);
         int n = next_temp(w);
@@ -624,6 +633,12 @@ char *write_at(rewriter_t *w, CXType t, const char *a, const char *value, size_t
         s = xasprintf("({ %s __mupc_v%d = (%s); mupc_put_%s(%s, __mupc_v%d, %d, __FILE__, __LINE__); "
                       "__mupc_v%d; })",
                       ts, n, value, suffix, a, n, strict, n);
+    else if (!strict) /* a structure on this node: a copy, inline */
+        s = xasprintf("({ %s __mupc_v%d = (%s); mupc_ptr_t __mupc_p%d = %s; char *__mupc_m%d = "
+                      "__mupc_at(__mupc_p%d, sizeof __mupc_v%d); if (__mupc_m%d) *(%s *)__mupc_m%d = __mupc_v%d; "
+                      "else mupc_put_block(__mupc_p%d, &__mupc_v%d, sizeof __mupc_v%d, 0, __FILE__, __LINE__); "
+                      "__mupc_v%d; })",
+                      ts, n, value, n, a, n, n, n, n, ts, n, n, n, n, n, n);
     else
         s = xasprintf("({ %s __mupc_v%d = (%s); mupc_put_block(%s, &__mupc_v%d, sizeof __mupc_v%d, %d, "
                       "__FILE__, __LINE__); __mupc_v%d; })",

@@ -139,6 +139,15 @@ int main(void)
         CHECK(pairs[t].v[2] == t + 0.5 && upc_threadof(&pairs[t].v[1]) == (size_t)t,
               "pairs[MYTHREAD].v[2] written elsewhere");
     upc_barrier;
+    /* whole structures, read from and written to the next thread */
+    struct pair mine = {MYTHREAD, {1, 2, MYTHREAD + 0.25}};
+    pairs[(MYTHREAD + 1) % THREADS] = mine;
+    upc_barrier;
+    struct pair got = pairs[MYTHREAD];
+    int writer = (MYTHREAD + THREADS - 1) % THREADS;
+    CHECK(got.a == writer && got.v[0] == 1 && got.v[2] == writer + 0.25,
+          "a structure written by the previous thread");
+    upc_barrier;
     upc_all_free(pairs);
     upc_all_free(c);
 
