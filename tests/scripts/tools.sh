@@ -144,6 +144,33 @@ GASP_PROFILE_FILE=$tmp/profile.txt "$mupcrun" -n 2 "$tmp/counted_prof" > "$out" 
 cp "$tmp/profile.txt" "$out" 2>/dev/null || : > "$out"
 expect_output "gasp-profile: \$GASP_PROFILE_FILE gets the table" "^UPC_GET +[^ ]*counted.c:12 +10 +40 "
 
+# Translated UPC reads data of other threads of the node inline; with a
+# tool linked those reads are the runtime's again, so their events come
+# (line 8: 5 reads of the next thread's element per thread), and reads of
+# this thread's own data (line 9) raise none without --profile-local.
+cat > "$tmp/counted_upc.upc" <<'PROG'
+#include <upc.h>
+int main(void) {
+    shared int *p = upc_all_alloc(THREADS, sizeof(int));
+    int peer = (MYTHREAD + 1) % THREADS, sum = 0;
+    p[MYTHREAD] = MYTHREAD;
+    upc_barrier;
+    for (int i = 0; i < 5; i++)
+        sum += p[peer];
+    sum += p[MYTHREAD];
+    upc_barrier;
+    return sum != 5 * peer + MYTHREAD;
+}
+PROG
+"$mupcc" --profile --tool gasp-profile -o "$tmp/counted_upc" "$tmp/counted_upc.upc" > "$out" 2>&1; rc=$?
+expect_status "mupcc --profile --tool gasp-profile links a UPC program" 0
+"$mupcrun" -n 3 "$tmp/counted_upc" > "$out" 2>&1; rc=$?
+expect_status "the UPC program with gasp-profile runs" 0
+expect_output "gasp-profile: translated reads of another thread on the node are events (3 x 5)" \
+    "^UPC_GET +[^ ]*counted_upc.upc:8 +15 +60 "
+if grep -q "counted_upc.upc:9 " "$out"; then fail "gasp-profile: a read of local data raised an event without --profile-local"
+else ok "gasp-profile: reads of local data raise no event without --profile-local"; fi
+
 "$mupcc" --profile --tool gasp-trace -o "$tmp/counted_trace" "$tmp/counted.c" > "$out" 2>&1; rc=$?
 expect_status "mupcc --profile --tool gasp-trace links" 0
 GASP_TRACE_FILE=$tmp/t.json "$mupcrun" -n 3 "$tmp/counted_trace" > "$out" 2>&1; rc=$?
