@@ -527,15 +527,16 @@ static void emit_bounds(rewriter_t *w, strbuf_t *o, const canonical_t *l, int n)
  * takes negative values as they come). */
 static void emit_skip(strbuf_t *o, const canonical_t *l, int n)
 {
-    const char *never = is_signed_kind(l->itype) ? "" : "0 && "; /* an unsigned i is never negative */
-    sb_printf(o, "int __mupc_skip%d = __mupc_fa%d == 1 && __mupc_B%d > 0 && __mupc_lo%d %s __mupc_hi%d && "
-                 "(%s__mupc_hi%d < 0 || (unsigned long long)(%s - __mupc_hi%d) >= "
-                 "(unsigned long long)mupc_threads * __mupc_B%d)",
-              n, n, n, n, l->inclusive ? "<=" : "<", n, never, n, type_max(l->itype), n, n);
-    if (l->kind == AFF_INTEGER)
-        sb_puts(o, "; ");
-    else
-        sb_printf(o, " && %s(long long)__mupc_lo%d + (long long)__mupc_s%d >= 0; ", never, n, n);
+    int sign = is_signed_kind(l->itype); /* an unsigned i is never negative */
+    sb_printf(o, "int __mupc_skip%d = __mupc_fa%d == 1 && __mupc_B%d > 0 && __mupc_lo%d %s __mupc_hi%d && ", n, n, n,
+              n, l->inclusive ? "<=" : "<", n);
+    if (sign)
+        sb_printf(o, "(__mupc_hi%d < 0 || ", n);
+    sb_printf(o, "(unsigned long long)(%s - __mupc_hi%d) >= (unsigned long long)mupc_threads * __mupc_B%d%s", type_max(l->itype),
+              n, n, sign ? ")" : "");
+    if (l->kind != AFF_INTEGER && sign)
+        sb_printf(o, " && (long long)__mupc_lo%d + (long long)__mupc_s%d >= 0", n, n);
+    sb_puts(o, "; ");
 }
 
 /* The first i to run, the elements left in its block, the run of a block
