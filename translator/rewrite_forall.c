@@ -583,6 +583,28 @@ static void emit_header(rewriter_t *w, strbuf_t *o, const canonical_t *l, int n,
     free(its);
 }
 
+/* A cyclic privatized loop counts its iterations (a trip count the C
+ * compiler can vectorize with) and derives i from the count:
+ * `for (...) { T i = ...; ` */
+static void emit_counted_header(rewriter_t *w, strbuf_t *o, const canonical_t *l, int n)
+{
+    CXString name = clang_getCursorSpelling(l->index);
+    const char *i = clang_getCString(name);
+    char *its = spell(w, l->itype);
+    sb_printf(o, "size_t __mupc_cnt%d = __mupc_start%d %s __mupc_hi%d ? (size_t)(((unsigned long long)__mupc_hi%d - "
+                 "(unsigned long long)__mupc_start%d - %d) / __mupc_jump%d) + 1 : 0; ",
+              n, n, l->inclusive ? "<=" : "<", n, n, n, !l->inclusive, n);
+    if (l->declared)
+        sb_printf(o, "for (; __mupc_n%d < __mupc_cnt%d; __mupc_n%d++) { %s ", n, n, n, its);
+    else /* i lives on: at a normal end it holds what every-iteration would leave */
+        sb_printf(o, "for (; __mupc_n%d < __mupc_cnt%d || (%s = (%s)(__mupc_hi%d + %d), 0); __mupc_n%d++) { ", n, n, i,
+                  its, n, l->inclusive, n);
+    sb_printf(o, "%s = (%s)((unsigned long long)__mupc_start%d + __mupc_n%d * __mupc_jump%d); (void)%s; ", i, its, n,
+              n, n, i);
+    clang_disposeString(name);
+    free(its);
+}
+
 /* The privatized loop's pointers: element i's local address at the first i. */
 static void emit_private_bases(rewriter_t *w, strbuf_t *o, const struct forall_priv *p, size_t at)
 {
@@ -631,12 +653,18 @@ static char *private_loop(rewriter_t *w, const canonical_t *l, int n, CXCursor s
     sb_puts(&o, ") { ");
     emit_private_bases(w, &o, &p, start_of(s));
     sb_printf(&o, "size_t __mupc_n%d = 0; ", n);
-    char *extra = xasprintf(", __mupc_n%d++", n);
-    emit_header(w, &o, l, n, extra);
-    free(extra);
-    sb_puts(&o, ")");
-    emit_line(&o, s);
-    sb_printf(&o, "%s } else ", body);
+    if (!strcmp(l->block, "(1)")) {
+        emit_counted_header(w, &o, l, n);
+        emit_line(&o, s);
+        sb_printf(&o, "%s } } else ", body);
+    } else {
+        char *extra = xasprintf(", __mupc_n%d++", n);
+        emit_header(w, &o, l, n, extra);
+        free(extra);
+        sb_puts(&o, ")");
+        emit_line(&o, s);
+        sb_printf(&o, "%s } else ", body);
+    }
     free(body);
     return sb_take(&o);
 }
