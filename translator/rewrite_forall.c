@@ -635,10 +635,10 @@ static void emit_private_bases(rewriter_t *w, strbuf_t *o, const struct forall_p
 /* The loop with the privatized body: `if (...) { ... for ... } else `. */
 static char *private_loop(rewriter_t *w, const canonical_t *l, int n, CXCursor s, size_t end)
 {
-    struct forall_priv p = {l, n, {{0}}, 0};
-    w->priv = &p;
+    struct forall_priv p = {l, n, {{0}}, 0}, *outer = w->priv;
+    w->priv = &p; /* only this loop's accesses, in its body; an enclosing loop's again after it */
     char *body = body_text(w, s, end, 0);
-    w->priv = NULL;
+    w->priv = outer;
     if (!p.narrays) {
         free(body);
         return xstrdup("");
