@@ -32,7 +32,11 @@ shared double cyd[N * THREADS];
 shared [3] int bl[N * THREADS];
 shared [3] long bl2[N * THREADS];
 shared [*] int st[13 * THREADS];
+strict shared int sa[N * THREADS];
+typedef struct { int x, y; } pair_t;
+shared pair_t pr[N * THREADS];
 shared int errs[THREADS];
+int global_hi;
 
 static int errors;
 static int ran[MAXI + 32]; /* ran[i - lo]: how often iteration i ran here */
@@ -211,6 +215,40 @@ static void changes_index(void)
     CHECK(runs == expected, "a body that changes i runs the same iterations as the plain loop");
 }
 
+static void bump_hi(void) { global_hi++; }
+
+/* other index types, a strict array (skipped, not privatized), an array
+ * of structures, a bound the body changes through a call (general loop) */
+static void more_types(void)
+{
+    clear();
+    upc_forall (unsigned u = 3; u < N * THREADS; u++; u) {
+        sa[u] = (int)u;
+        ran[u - 3]++;
+    }
+    EXPECT_RAN(3, N * THREADS, int_owner(i) == MYTHREAD, "unsigned index, integer affinity");
+    clear();
+    long long k;
+    upc_forall (k = 0; k < 2LL * THREADS + 1; k++; &pr[k]) {
+        pr[k].x = (int)k;
+        ran[k]++;
+    }
+    CHECK(k == 2LL * THREADS + 1, "a long long index after the loop");
+    EXPECT_RAN(0, 2 * THREADS + 1, upc_threadof(&pr[i]) == (size_t)MYTHREAD, "structure elements");
+    int runs = 0, expected = 0;
+    global_hi = N * THREADS;
+    int end = global_hi;
+    upc_forall (int i = 0; i < global_hi; i++; &cy[i]) {
+        if (i == 0)
+            bump_hi();
+        runs++;
+    }
+    for (int i = 0; i < end + 1; i++)
+        expected += upc_threadof(&cy[i]) == (size_t)MYTHREAD;
+    CHECK(runs == expected, "a bound the body changes is read at every iteration");
+    global_hi = end;
+}
+
 static void check_data(void)
 {
     for (int i = 0; i < N * THREADS; i++) {
@@ -233,6 +271,10 @@ static void check_data(void)
     }
     for (int i = 0; i < 13 * THREADS; i++)
         CHECK(st[i] == i + 100, "st[i]");
+    for (int i = 3; i < N * THREADS; i++)
+        CHECK(sa[i] == i, "sa[i]");
+    for (int i = 0; i < 2 * THREADS + 1; i++)
+        CHECK(pr[i].x == i, "pr[i].x");
 }
 
 int main(void)
@@ -247,6 +289,7 @@ int main(void)
     nested();
     jumps();
     changes_index();
+    more_types();
     upc_barrier;
     check_data();
 
