@@ -55,9 +55,12 @@ struct forall_priv {
 /* ---- what the body does ---- */
 
 typedef struct scan {
+    rewriter_t *w;
     CXCursor var;    /* the variable looked for */
     int modified;    /* assigned, incremented or address-taken */
+    int addressed;   /* address-taken */
     int calls;       /* the body calls a function */
+    int stores;      /* the body stores to private memory other than its local variables */
     int unsafe_copy; /* a label, static or tag definition: not to be emitted twice */
 } scan_t;
 
@@ -91,29 +94,61 @@ static int writes_operand(CXCursor c)
     return 0;
 }
 
+/* Whether assignment or update c stores to private memory that a global
+ * variable may be: not a local variable, not shared data. */
+static int private_store(rewriter_t *w, CXCursor c)
+{
+    if (clang_getCursorKind(c) == CXCursor_UnaryOperator &&
+        clang_getCursorUnaryOperatorKind(c) == CXUnaryOperator_AddrOf)
+        return 0;
+    kids_t ks = children(c, 1);
+    CXCursor target = ks.n >= 1 ? strip(ks.v[0]) : clang_getNullCursor();
+    free(ks.v);
+    if (clang_Cursor_isNull(target))
+        return 1;
+    if (clang_getCursorKind(target) == CXCursor_DeclRefExpr) {
+        CXCursor d = clang_getCursorReferenced(target);
+        return clang_getCursorKind(d) != CXCursor_ParmDecl &&
+               (clang_getCursorKind(d) != CXCursor_VarDecl || clang_Cursor_hasVarDeclGlobalStorage(d));
+    }
+    return !is_shared(w, clang_getCursorType(target));
+}
+
 static enum CXChildVisitResult scan_visit(CXCursor c, CXCursor parent, CXClientData data)
 {
     (void)parent;
     scan_t *s = data;
     enum CXCursorKind k = clang_getCursorKind(c);
-    if (writes_operand(c) && first_operand_is(c, s->var))
+    if (writes_operand(c) && first_operand_is(c, s->var)) {
         s->modified = 1;
+        s->addressed |= clang_getCursorKind(c) == CXCursor_UnaryOperator &&
+                        clang_getCursorUnaryOperatorKind(c) == CXUnaryOperator_AddrOf;
+    }
     if (k == CXCursor_CallExpr)
         s->calls = 1;
+    if (writes_operand(c) && private_store(s->w, c))
+        s->stores = 1;
     if (k == CXCursor_LabelStmt || k == CXCursor_AsmStmt || is_tag_definition(c) ||
         (k == CXCursor_VarDecl && clang_Cursor_getStorageClass(c) == CX_SC_Static))
         s->unsafe_copy = 1;
     return CXChildVisit_Recurse;
 }
 
-static scan_t scan(CXCursor body, CXCursor var)
+static scan_t scan(rewriter_t *w, CXCursor body, CXCursor var)
 {
-    scan_t s = {var, 0, 0, 0};
+    scan_t s = {w, var, 0, 0, 0, 0, 0};
     clang_visitChildren(body, scan_visit, &s);
     return s;
 }
 
-static int modified_in(CXCursor body, CXCursor var) { return scan(body, var).modified; }
+/* Whether the body changes local variable var, directly or (its address
+ * taken anywhere in its function) through a pointer. */
+static int modified_in(rewriter_t *w, CXCursor body, CXCursor var)
+{
+    CXCursor f = clang_getCursorSemanticParent(var);
+    return scan(w, body, var).modified ||
+           (clang_getCursorKind(f) == CXCursor_FunctionDecl && scan(w, f, var).addressed);
+}
 
 /* ---- the header ---- */
 
@@ -261,8 +296,8 @@ static int invariant_variable(rewriter_t *w, CXCursor d, CXCursor body)
     CXType t = clang_getCursorType(d);
     if (clang_isVolatileQualifiedType(t) || is_shared(w, t))
         return 0;
-    scan_t s = scan(body, d);
-    return !s.modified && (local_variable(d) || !s.calls);
+    scan_t s = scan(w, body, d);
+    return !modified_in(w, body, d) && (local_variable(d) || (!s.calls && !s.stores));
 }
 
 typedef struct inv_walk {
@@ -366,7 +401,7 @@ static int canonical_affinity(rewriter_t *w, CXCursor aff, CXCursor body, canoni
         return 0;
     if (shared_vector(w, d))
         l->kind = AFF_ARRAY;
-    else if (local_variable(d) && is_pts(w, clang_getCursorType(d)) && !modified_in(body, d))
+    else if (local_variable(d) && is_pts(w, clang_getCursorType(d)) && !modified_in(w, body, d))
         l->kind = AFF_POINTER;
     else
         return 0;
@@ -386,7 +421,7 @@ static int canonical(rewriter_t *w, kids_t ks, CXCursor call, CXCursor body, can
         return 0;
     l->itype = clang_getCursorType(l->index);
     return integer_index_type(l->itype) && canonical_cond(ks.v[1], l) && canonical_inc(w, ks.v[2], l) &&
-           !modified_in(body, l->index) && invariant(w, l->hi, body) && canonical_affinity(w, aff, body, l);
+           !modified_in(w, body, l->index) && invariant(w, l->hi, body) && canonical_affinity(w, aff, body, l);
 }
 
 /* ---- privatized accesses ---- */
@@ -697,7 +732,7 @@ int forall_owned_iterations(rewriter_t *w, CXCursor c, kids_t ks, CXCursor body,
     emit_skip(&o, &l, n);
     emit_start(w, &o, &l, n);
     char *general = body_text(w, s, end, 1);
-    char *priv = scan(s, l.index).unsafe_copy ? xstrdup("") : private_loop(w, &l, n, s, end);
+    char *priv = scan(w, s, l.index).unsafe_copy ? xstrdup("") : private_loop(w, &l, n, s, end);
     char *test = affinity_test(w, call, n);
     sb_puts(&o, priv);
     emit_header(w, &o, &l, n, "");
