@@ -731,8 +731,12 @@ int forall_owned_iterations(rewriter_t *w, CXCursor c, kids_t ks, CXCursor body,
     emit_bounds(w, &o, &l, n);
     emit_skip(&o, &l, n);
     emit_start(w, &o, &l, n);
+    int errors = w->errors;
     char *general = body_text(w, s, end, 1);
-    char *priv = scan(w, s, l.index).unsafe_copy ? xstrdup("") : private_loop(w, &l, n, s, end);
+    /* a body that is wrong is reported once; one that cannot be copied
+     * (a label, a static) runs the general copy */
+    int copy = w->errors == errors && !scan(w, s, l.index).unsafe_copy;
+    char *priv = copy ? private_loop(w, &l, n, s, end) : xstrdup("");
     char *test = affinity_test(w, call, n);
     sb_puts(&o, priv);
     emit_header(w, &o, &l, n, "");
