@@ -460,8 +460,8 @@ char *forall_private(rewriter_t *w, CXCursor c)
     const canonical_t *l = p->loop;
     CXType t = clang_getCursorType(c);
     size_t at = start_of(c);
-    if (is_array(t) || !access_suffix(w, t) || strict_of(w, t, at))
-        return NULL;
+    if (is_array(t) || is_pts(w, t) || !access_suffix(w, t) || strict_of(w, t, at))
+        return NULL; /* an arithmetic type (a pointer-to-shared's += is not C's) */
     kids_t ks = children(c, 1);
     CXCursor base = ks.n == 2 ? strip(ks.v[0]) : clang_getNullCursor();
     int ok = ks.n == 2 && refers_to(ks.v[1], l->index) && clang_getCursorKind(base) == CXCursor_DeclRefExpr;
