@@ -505,14 +505,43 @@ static char *apply_range(rewriter_t *w, edits_t *e, size_t from, size_t to, edit
     return s;
 }
 
+/* The `break`s of a loop body that leave the loop itself (not one of its
+ * inner loops or switches): in a two-level loop they become a goto. */
+typedef struct breaks {
+    size_t at[64];
+    int n;
+    int unsafe; /* too many, or one inside a statement expression */
+    int loop;   /* the loop's temporaries' number */
+} breaks_t;
+
+static void find_breaks(CXCursor c, int in_expression, breaks_t *b)
+{
+    enum CXCursorKind k = clang_getCursorKind(c);
+    if (k == CXCursor_ForStmt || k == CXCursor_WhileStmt || k == CXCursor_DoStmt || k == CXCursor_SwitchStmt)
+        return;
+    if (k == CXCursor_BreakStmt) {
+        if (in_expression || b->n == (int)(sizeof b->at / sizeof *b->at))
+            b->unsafe = 1;
+        else
+            b->at[b->n++] = start_of(c);
+        return;
+    }
+    kids_t ks = children(c, 0);
+    for (int i = 0; i < ks.n; i++)
+        find_breaks(ks.v[i], in_expression || k == CXCursor_StmtExpr, b);
+    free(ks.v);
+}
+
 /* The body S, translated with the current context, as text; the edits
  * its declarations make elsewhere (a static's descriptor before the
- * function) are kept when keep_outside. */
-static char *body_text(rewriter_t *w, CXCursor s, size_t end, int keep_outside)
+ * function) are kept when keep_outside; b's breaks become gotos. */
+static char *body_text(rewriter_t *w, CXCursor s, size_t end, int keep_outside, const breaks_t *b)
 {
     edits_t saved = w->edits, mine;
     w->edits = (edits_t){0};
     walk(w, s);
+    for (int k = 0; b && k < b->n; k++)
+        edits_add(&w->edits, b->at[k], b->at[k] + 5, xasprintf("goto __mupc_end%d", b->loop));
     mine = w->edits;
     w->edits = saved;
     return apply_range(w, &mine, start_of(s), end, keep_outside ? &w->edits : NULL);
@@ -640,6 +669,41 @@ static void emit_counted_header(rewriter_t *w, strbuf_t *o, const canonical_t *l
     free(its);
 }
 
+/* A blocked privatized loop walks its own blocks, an inner loop over
+ * each block's elements in [lo, hi) (a loop the C compiler can vectorize):
+ * `for (blocks) { T end = ...; for (i over the block) `.  From a block's
+ * first element in range, left elements end it and jump - 1 more reach
+ * the next own block. */
+static void emit_blocks_header(rewriter_t *w, strbuf_t *o, const canonical_t *l, int n)
+{
+    CXString name = clang_getCursorSpelling(l->index);
+    const char *i = clang_getCString(name);
+    char *its = spell(w, l->itype);
+    sb_printf(o, "for (%s __mupc_blk%d = __mupc_start%d; __mupc_blk%d %s __mupc_hi%d; __mupc_blk%d += (%s)(__mupc_left%d "
+                 "+ __mupc_jump%d - 1), __mupc_left%d = __mupc_run%d) { ",
+              its, n, n, n, l->inclusive ? "<=" : "<", n, n, its, n, n, n, n);
+    sb_printf(o, "%s __mupc_end%d = (unsigned long long)__mupc_hi%d - (unsigned long long)__mupc_blk%d + %d < "
+                 "__mupc_left%d ? (%s)(__mupc_hi%d + %d) : (%s)(__mupc_blk%d + (%s)__mupc_left%d); ",
+              its, n, n, n, l->inclusive, n, its, n, l->inclusive, its, n, its, n);
+    sb_printf(o, "for (%s%s%s = __mupc_blk%d; %s < __mupc_end%d; %s++, __mupc_n%d++)", l->declared ? its : "",
+              l->declared ? " " : "", i, n, i, n, i, n);
+    clang_disposeString(name);
+    free(its);
+}
+
+/* After the blocks: i's value at a normal end, where a break goes. */
+static void emit_blocks_end(strbuf_t *o, const canonical_t *l, int n, int breaks)
+{
+    if (!l->declared) {
+        CXString name = clang_getCursorSpelling(l->index);
+        sb_printf(o, "%s = __mupc_hi%d + %d; ", clang_getCString(name), n, l->inclusive);
+        clang_disposeString(name);
+    }
+    if (breaks)
+        sb_printf(o, "__mupc_end%d: ; ", n);
+    sb_puts(o, "} else ");
+}
+
 /* The privatized loop's pointers: element i's local address at the first i. */
 static void emit_private_bases(rewriter_t *w, strbuf_t *o, const struct forall_priv *p, size_t at)
 {
@@ -672,7 +736,11 @@ static char *private_loop(rewriter_t *w, const canonical_t *l, int n, CXCursor s
 {
     struct forall_priv p = {l, n, {{0}}, 0}, *outer = w->priv;
     w->priv = &p; /* only this loop's accesses, in its body; an enclosing loop's again after it */
-    char *body = body_text(w, s, end, 0);
+    int cyclic = !strcmp(l->block, "(1)");
+    breaks_t b = {{0}, 0, 0, n};
+    if (!cyclic)
+        find_breaks(s, 0, &b);
+    char *body = body_text(w, s, end, 0, cyclic || b.unsafe ? NULL : &b);
     w->priv = outer;
     if (!p.narrays) {
         free(body);
@@ -688,10 +756,15 @@ static char *private_loop(rewriter_t *w, const canonical_t *l, int n, CXCursor s
     sb_puts(&o, ") { ");
     emit_private_bases(w, &o, &p, start_of(s));
     sb_printf(&o, "size_t __mupc_n%d = 0; ", n);
-    if (!strcmp(l->block, "(1)")) {
+    if (cyclic) {
         emit_counted_header(w, &o, l, n);
         emit_line(&o, s);
         sb_printf(&o, "%s } } else ", body);
+    } else if (!b.unsafe) {
+        emit_blocks_header(w, &o, l, n);
+        emit_line(&o, s);
+        sb_printf(&o, "%s } ", body);
+        emit_blocks_end(&o, l, n, b.n);
     } else {
         char *extra = xasprintf(", __mupc_n%d++", n);
         emit_header(w, &o, l, n, extra);
@@ -732,7 +805,7 @@ int forall_owned_iterations(rewriter_t *w, CXCursor c, kids_t ks, CXCursor body,
     emit_skip(&o, &l, n);
     emit_start(w, &o, &l, n);
     int errors = w->errors;
-    char *general = body_text(w, s, end, 1);
+    char *general = body_text(w, s, end, 1, NULL);
     /* a body that is wrong is reported once; one that cannot be copied
      * (a label, a static) runs the general copy */
     int copy = w->errors == errors && !scan(w, s, l.index).unsafe_copy;

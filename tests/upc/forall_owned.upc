@@ -32,6 +32,7 @@ shared double cyd[N * THREADS];
 shared [3] int bl[N * THREADS];
 shared [3] long bl2[N * THREADS];
 shared [*] int st[13 * THREADS];
+shared [3] int jb[N * THREADS];
 strict shared int sa[N * THREADS];
 typedef struct { int x, y; } pair_t;
 shared pair_t pr[N * THREADS];
@@ -192,6 +193,28 @@ static void jumps(void)
     CHECK(i == (first < 0 ? N * THREADS : first), "i after break");
     EXPECT_RAN(0, N * THREADS, upc_threadof(&bl[i]) == (size_t)MYTHREAD && i % 5 != 0 && i <= limit,
                "continue and break");
+    /* the same with a privatized access, and breaks of an inner switch and loop */
+    clear();
+    upc_forall (i = 0; i < N * THREADS; i++; &jb[i]) {
+        if (i % 5 == 0)
+            continue;
+        switch (i % 2) {
+        case 0:
+            break;
+        default:
+            jb[i] = -1;
+            break;
+        }
+        while (1)
+            break;
+        if (i > limit)
+            break;
+        jb[i] = i + 1;
+        ran[i]++;
+    }
+    CHECK(i == (first < 0 ? N * THREADS : first), "i after break, privatized");
+    EXPECT_RAN(0, N * THREADS, upc_threadof(&jb[i]) == (size_t)MYTHREAD && i % 5 != 0 && i <= limit,
+               "continue and break, privatized");
 }
 
 /* a body that changes i: the loop keeps the general form */
@@ -273,6 +296,15 @@ static void check_data(void)
         CHECK(st[i] == i + 100, "st[i]");
     for (int i = 3; i < N * THREADS; i++)
         CHECK(sa[i] == i, "sa[i]");
+    int limit = 2 * THREADS + 4; /* jumps() */
+    for (int i = 0; i < N * THREADS; i++) {
+        int first = -1; /* the owner's first i past the limit, where it broke off */
+        for (int k = limit + 1; k < N * THREADS && first < 0; k++)
+            if (upc_threadof(&jb[k]) == upc_threadof(&jb[i]) && k % 5 != 0)
+                first = k;
+        int want = i % 5 == 0 || (first >= 0 && i > first) ? 0 : i <= limit ? i + 1 : i % 2 ? -1 : 0;
+        CHECK(jb[i] == want, "jb[i]");
+    }
     for (int i = 0; i < 2 * THREADS + 1; i++)
         CHECK(pr[i].x == i, "pr[i].x");
 }
