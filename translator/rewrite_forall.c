@@ -682,9 +682,11 @@ static void emit_blocks_header(rewriter_t *w, strbuf_t *o, const canonical_t *l,
     sb_printf(o, "for (%s __mupc_blk%d = __mupc_start%d; __mupc_blk%d %s __mupc_hi%d; __mupc_blk%d += (%s)(__mupc_left%d "
                  "+ __mupc_jump%d - 1), __mupc_left%d = __mupc_run%d) { ",
               its, n, n, n, l->inclusive ? "<=" : "<", n, n, its, n, n, n, n);
-    sb_printf(o, "%s __mupc_end%d = (unsigned long long)__mupc_hi%d - (unsigned long long)__mupc_blk%d + %d < "
-                 "__mupc_left%d ? (%s)(__mupc_hi%d + %d) : (%s)(__mupc_blk%d + (%s)__mupc_left%d); ",
-              its, n, n, n, l->inclusive, n, its, n, l->inclusive, its, n, its, n);
+    /* in i's type, which lets the C compiler bound the inner loop: no
+     * overflow, as the loop starts at lo >= 0 */
+    sb_printf(o, "%s __mupc_end%d = __mupc_hi%d - __mupc_blk%d < (%s)__mupc_left%d - %d ? __mupc_hi%d + %d : "
+                 "__mupc_blk%d + (%s)__mupc_left%d; ",
+              its, n, n, n, its, n, l->inclusive, n, l->inclusive, n, its, n);
     sb_printf(o, "for (%s%s%s = __mupc_blk%d; %s < __mupc_end%d; %s++, __mupc_n%d++)", l->declared ? its : "",
               l->declared ? " " : "", i, n, i, n, i, n);
     clang_disposeString(name);
@@ -749,9 +751,9 @@ static char *private_loop(rewriter_t *w, const canonical_t *l, int n, CXCursor s
     strbuf_t o;
     sb_init(&o);
     /* the runtime allows plain local accesses; an integer affinity's
-     * arrays start at element 0 */
+     * arrays start at element 0; blocks are walked from lo >= 0 */
     sb_printf(&o, "if (__mupc_skip%d && mupc_local_thread == (uint32_t)mupc_mythread", n);
-    if (l->kind == AFF_INTEGER && is_signed_kind(l->itype))
+    if ((l->kind == AFF_INTEGER || !cyclic) && is_signed_kind(l->itype))
         sb_printf(&o, " && __mupc_lo%d >= 0", n);
     sb_puts(&o, ") { ");
     emit_private_bases(w, &o, &p, start_of(s));
