@@ -4,10 +4,11 @@
  * construction plain loads and stores.
  *
  * A canonical loop `upc_forall (i = lo; i < hi; i++; AFF)` (also `<=`,
- * `++i`, `i += 1`; i an int, long or size_t variable the body neither
- * assigns nor takes the address of; hi invariant in the body) with AFF
- * `i`, `&a[i]` or `a + i` (a a one-dimensional shared array or a
- * pointer-to-shared variable with a block size) has the owned iterations
+ * `++i`, `i += 1`; i a local int, long, long long or unsigned variable
+ * whose address is not taken and that the body does not assign; hi
+ * invariant in the body) with AFF `i`, `&a[i]` or `a + i` (a a
+ * one-dimensional shared array or a local pointer-to-shared variable with
+ * a block size, not []) has the owned iterations
  * of a blocked layout: element x = i + s0 (s0 the place of a's element 0,
  * thread * B + phase) lies on thread (x / B) % THREADS.  The loop starts
  * at the first owned i and steps over the other threads' blocks; at run
@@ -541,7 +542,7 @@ static char *body_text(rewriter_t *w, CXCursor s, size_t end, int keep_outside, 
     w->edits = (edits_t){0};
     walk(w, s);
     for (int k = 0; b && k < b->n; k++)
-        edits_add(&w->edits, b->at[k], b->at[k] + 5, xasprintf("goto __mupc_end%d", b->loop));
+        edits_add(&w->edits, b->at[k], b->at[k] + 5, xasprintf("goto __mupc_break%d", b->loop));
     mine = w->edits;
     w->edits = saved;
     return apply_range(w, &mine, start_of(s), end, keep_outside ? &w->edits : NULL);
@@ -596,8 +597,8 @@ static void emit_skip(strbuf_t *o, const canonical_t *l, int n)
               n, l->inclusive ? "<=" : "<", n);
     if (sign)
         sb_printf(o, "(__mupc_hi%d < 0 || ", n);
-    sb_printf(o, "(unsigned long long)(%s - __mupc_hi%d) >= (unsigned long long)mupc_threads * __mupc_B%d%s", type_max(l->itype),
-              n, n, sign ? ")" : "");
+    sb_printf(o, "(unsigned long long)(%s - __mupc_hi%d) >= (unsigned long long)mupc_threads * __mupc_B%d%s",
+              type_max(l->itype), n, n, sign ? ")" : "");
     if (l->kind != AFF_INTEGER && sign)
         sb_printf(o, " && (long long)__mupc_lo%d + (long long)__mupc_s%d >= 0", n, n);
     sb_puts(o, "; ");
@@ -679,8 +680,8 @@ static void emit_blocks_header(rewriter_t *w, strbuf_t *o, const canonical_t *l,
     CXString name = clang_getCursorSpelling(l->index);
     const char *i = clang_getCString(name);
     char *its = spell(w, l->itype);
-    sb_printf(o, "for (%s __mupc_blk%d = __mupc_start%d; __mupc_blk%d %s __mupc_hi%d; __mupc_blk%d += (%s)(__mupc_left%d "
-                 "+ __mupc_jump%d - 1), __mupc_left%d = __mupc_run%d) { ",
+    sb_printf(o, "for (%s __mupc_blk%d = __mupc_start%d; __mupc_blk%d %s __mupc_hi%d; "
+                 "__mupc_blk%d += (%s)(__mupc_left%d + __mupc_jump%d - 1), __mupc_left%d = __mupc_run%d) { ",
               its, n, n, n, l->inclusive ? "<=" : "<", n, n, its, n, n, n, n);
     /* in i's type, which lets the C compiler bound the inner loop: no
      * overflow, as the loop starts at lo >= 0 */
@@ -702,7 +703,7 @@ static void emit_blocks_end(strbuf_t *o, const canonical_t *l, int n, int breaks
         clang_disposeString(name);
     }
     if (breaks)
-        sb_printf(o, "__mupc_end%d: ; ", n);
+        sb_printf(o, "__mupc_break%d: ; ", n);
     sb_puts(o, "} else ");
 }
 
