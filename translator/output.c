@@ -136,7 +136,20 @@ static const char prologue[] =
     "  return (ptrdiff_t)((rows * mupc_threads + ((int64_t)a.thread - (int64_t)b.thread)) * bs +\n"
     "                     ((int64_t)a.phase - (int64_t)b.phase)); }\n"
     "static inline mupc_ptr_t __mupc_member(mupc_ptr_t p, size_t offset)\n"
-    "{ p.addr += offset; p.phase = 0; return p; }\n";
+    "{ p.addr += offset; p.phase = 0; return p; }\n"
+    "/* upc_forall over its owned iterations (translator/rewrite_forall.c):\n"
+    " * element x (>= 0) of a layout in blocks of b lies on thread (x / b) %\n"
+    " * THREADS; the distance from x to the first element at or after it on\n"
+    " * this thread, and how many of its block's elements are left from there */\n"
+    "static inline size_t __mupc_forall_first(size_t x, size_t b, size_t *left)\n"
+    "{ size_t t = (size_t)mupc_threads, skip = ((size_t)mupc_mythread + t - x / b % t) % t;\n"
+    "  *left = skip ? b : b - x % b; return skip ? skip * b - x % b : 0; }\n"
+    "/* the same for an integer affinity (UPC's rule for negative values) */\n"
+    "static inline size_t __mupc_forall_first_int(long long lo)\n"
+    "{ long long t = mupc_threads, r = ((lo % t) + t) % t; return (size_t)((mupc_mythread - r + t) % t); }\n"
+    "/* element x's place in its thread's part: row * b + phase */\n"
+    "static inline size_t __mupc_forall_local_index(size_t x, size_t b)\n"
+    "{ return x / b / (size_t)mupc_threads * b + x % b; }\n";
 
 /* Remove the address-space attributes the prelexer wrote (what is left of
  * them qualifies types whose objects were rewritten, e.g. typedefs). */

@@ -75,8 +75,10 @@ static char *implicit(rewriter_t *w, CXCursor c, CXCursor in)
     CXType to = clang_getCursorType(c), from = clang_getCursorType(in);
     if (is_shared(w, from) && is_array(from) && !is_array(to))
         return addr(w, in); /* the address of element 0 */
-    if (is_shared(w, from) && !is_shared(w, to))
-        return read_shared(w, in);
+    if (is_shared(w, from) && !is_shared(w, to)) {
+        char *own = forall_private(w, in); /* owned by construction in a upc_forall */
+        return own ? own : read_shared(w, in);
+    }
     if (is_pts(w, to) && !is_pts(w, from)) {
         if (is_null_constant(w, in))
             return xstrdup("MUPC_NULL_PTR");
@@ -145,7 +147,10 @@ static char *binary(rewriter_t *w, CXCursor c)
     int lp = is_pts(w, lt), rp = is_pts(w, rt);
     size_t at = start_of(c);
     char *s = NULL, *a, *b;
-    if (op == CXBinaryOperator_Assign && is_shared(w, lt)) {
+    if (op == CXBinaryOperator_Assign && is_shared(w, lt) && (a = forall_private(w, l))) {
+        b = gen(w, r);
+        s = xasprintf("(%s = (%s))", a, b);
+    } else if (op == CXBinaryOperator_Assign && is_shared(w, lt)) {
         a = addr(w, l);
         b = gen(w, r);
         s = write_at(w, lt, a, b, at);
@@ -248,8 +253,10 @@ static char *compound(rewriter_t *w, CXCursor c)
     CXType lt = clang_getCursorType(l);
     if (!is_shared(w, lt) && !is_pts(w, lt))
         return splice(w, c);
-    char *operand = gen(w, r);
-    char *s = update(w, l, compound_op(clang_getCursorBinaryOperatorKind(c)), operand, 0);
+    char *operand = gen(w, r), *own = forall_private(w, l);
+    const char *op = compound_op(clang_getCursorBinaryOperatorKind(c));
+    char *s = own ? xasprintf("(%s %s= (%s))", own, op, operand) : update(w, l, op, operand, 0);
+    free(own);
     free(operand);
     return s;
 }
@@ -278,6 +285,12 @@ static char *unary(rewriter_t *w, CXCursor c)
         if (shared || pts) {
             int inc = op == CXUnaryOperator_PostInc || op == CXUnaryOperator_PreInc;
             int post = op == CXUnaryOperator_PostInc || op == CXUnaryOperator_PostDec;
+            char *own = forall_private(w, x), *s;
+            if (own) {
+                s = post ? xasprintf("(%s%s)", own, inc ? "++" : "--") : xasprintf("(%s%s)", inc ? "++" : "--", own);
+                free(own);
+                return s;
+            }
             return update(w, x, inc ? "+" : "-", "1", post);
         }
         break;

@@ -79,6 +79,11 @@ int is_tag_definition(CXCursor c);
 void name_unnamed_tag(rewriter_t *w, CXCursor tag);
 size_t keep_tag_definition(rewriter_t *w, CXCursor tag, size_t s, size_t end);
 void walk(rewriter_t *w, CXCursor c);
+char *affinity_test(rewriter_t *w, CXCursor call, int depth_var);
+
+/* rewrite_forall.c */
+int forall_owned_iterations(rewriter_t *w, CXCursor c, kids_t ks, CXCursor body, CXCursor call);
+char *forall_private(rewriter_t *w, CXCursor c);
 
 /* rewrite_decl.c */
 char *shared_object_text(rewriter_t *w, CXCursor d);

@@ -154,7 +154,7 @@ static void declaration_statement(rewriter_t *w, CXCursor c)
 }
 
 /* The affinity test of a upc_forall: the marker call in its body's if. */
-static char *affinity_test(rewriter_t *w, CXCursor call, int depth_var)
+char *affinity_test(rewriter_t *w, CXCursor call, int depth_var)
 {
     kids_t ks = children(call, 1);
     char *callee = ks.n ? source(w, ks.v[0]) : xstrdup("");
@@ -239,6 +239,11 @@ static void for_statement(rewriter_t *w, CXCursor c)
     }
     if (!forall_marker(w, body, &call)) {
         walk(w, body);
+        free(ks.v);
+        return;
+    }
+    /* a canonical loop runs its owned iterations only (rewrite_forall.c) */
+    if (forall_owned_iterations(w, c, ks, body, call)) {
         free(ks.v);
         return;
     }

@@ -95,6 +95,23 @@ expect_output "and names oob.upc:6" "oob\\.upc:6.*out of range"
 MUPC_CHECKS=bounds run 2 60 "$tmp/oob" one-past
 expect_failure "with checks = bounds, a store one past the array ends the job"
 expect_output "and names oob.upc:6 and the array" "oob\\.upc:6.*'a'"
+# A upc_forall that runs only its owned iterations and reads and writes
+# a[i] as private memory keeps the checks too: with checks = bounds the
+# store one past the end (thread 0's, at every THREADS) stops the job.
+cat > "$tmp/foroob.upc" <<'UPC'
+#include <upc.h>
+shared int a[4 * THREADS];
+int main(void)
+{
+    upc_forall (int i = 0; i <= 4 * THREADS; i++; &a[i])
+        a[i] = a[i] + 1; /* line 6 */
+    return 0;
+}
+UPC
+build foroob
+MUPC_CHECKS=bounds run 2 60 "$tmp/foroob"
+expect_failure "with checks = bounds, an owned-iteration upc_forall's store past the array ends the job"
+expect_output "and names foroob.upc:6 and the array" "foroob\\.upc:6.*'a'"
 # An initializer list longer than a THREADS-sized array holds at this job's
 # THREADS stops the job naming the declaration, instead of writing past it.
 cat > "$tmp/initlen.upc" <<'UPC'
