@@ -149,7 +149,15 @@ static const char prologue[] =
     "{ long long t = mupc_threads, r = ((lo % t) + t) % t; return (size_t)((mupc_mythread - r + t) % t); }\n"
     "/* element x's place in its thread's part: row * b + phase */\n"
     "static inline size_t __mupc_forall_local_index(size_t x, size_t b)\n"
-    "{ return x / b / (size_t)mupc_threads * b + x % b; }\n";
+    "{ return x / b / (size_t)mupc_threads * b + x % b; }\n"
+    "/* whether this thread's part of a layout whose element 0's row starts at\n"
+    " * offset row0, up to element x's row, lies in the segment: checked once\n"
+    " * before a privatized loop, whose plain accesses check nothing (an\n"
+    " * index past the segment takes the runtime's path, which reports it) */\n"
+    "static inline int __mupc_forall_fits(uint64_t row0, size_t x, size_t b, size_t elem)\n"
+    "{ size_t rows = x / b / (size_t)mupc_threads + 1;\n"
+    "  return row0 >= mupc_local_low && rows <= mupc_local_span / (b * elem) &&\n"
+    "         row0 - mupc_local_low + rows * b * elem <= mupc_local_span; }\n";
 
 /* Remove the address-space attributes the prelexer wrote (what is left of
  * them qualifies types whose objects were rewritten, e.g. typedefs). */

@@ -49,6 +49,7 @@ typedef struct canonical {
 struct forall_priv {
     const canonical_t *loop;
     int n; /* the loop's temporaries' number */
+    CXCursor body;
     CXCursor arrays[32];
     int narrays;
 };
@@ -449,6 +450,27 @@ static int same_layout(rewriter_t *w, const canonical_t *l, CXCursor d, size_t a
     return same;
 }
 
+/* Whether d is another local pointer-to-shared the body leaves alone,
+ * whose layout's block size is the affinity pointer's: d[i] is then on
+ * the thread owning iteration i, at the same place in its part, whenever
+ * d starts at the affinity pointer's thread and phase, which the
+ * privatized loop checks before it runs (emit_private_bases). */
+static int same_pointer_layout(rewriter_t *w, const struct forall_priv *p, CXCursor d, size_t at)
+{
+    CXType t = clang_getCursorType(d);
+    size_t from, to, decl = start_of(d);
+    extent(p->body, &from, &to);
+    if (!local_variable(d) || !is_pts(w, t) || modified_in(w, p->body, d) || (decl >= from && decl < to))
+        return 0; /* declared in the body, d does not exist before the loop */
+    CXType pointee = clang_getPointeeType(canon(t));
+    if (is_array(pointee) || canon(pointee).kind == CXType_Void)
+        return 0;
+    char *block = block_text(w, pointee, at);
+    int same = !strcmp(block, p->loop->block);
+    free(block);
+    return same;
+}
+
 /* The private lvalue for shared lvalue c inside the own-iteration copy of
  * a canonical upc_forall's body, or NULL: c is x[i] for the affinity's
  * pointer, or an array of the same layout, relaxed and scalar. */
@@ -470,7 +492,8 @@ char *forall_private(rewriter_t *w, CXCursor c)
     if (!ok)
         return NULL;
     CXCursor d = clang_getCursorReferenced(base);
-    if (l->kind == AFF_POINTER ? !clang_equalCursors(d, l->object) : !same_layout(w, l, d, at))
+    if (l->kind == AFF_POINTER ? !clang_equalCursors(d, l->object) && !same_pointer_layout(w, p, d, at)
+                               : !same_layout(w, l, d, at))
         return NULL;
     int k = 0;
     while (k < p->narrays && !clang_equalCursors(p->arrays[k], d))
@@ -717,8 +740,13 @@ static void emit_private_bases(rewriter_t *w, strbuf_t *o, const struct forall_p
         CXType e = l->kind == AFF_POINTER ? clang_getPointeeType(canon(t)) : element_type(canon(t));
         char *es = spell(w, e);
         if (l->kind == AFF_POINTER) {
-            char *start = xasprintf("__mupc_start%d", n), *b = xasprintf("__mupc_b%d", n);
-            char *first = ptr_add_in(w, l->ptype, b, start, 0, at, 0, 0);
+            /* the affinity pointer (copied before the loop), or another one */
+            CXString name = clang_getCursorSpelling(p->arrays[k]);
+            char *start = xasprintf("__mupc_start%d", n);
+            char *b = clang_equalCursors(p->arrays[k], l->object) ? xasprintf("__mupc_b%d", n)
+                                                                   : xstrdup(clang_getCString(name));
+            clang_disposeString(name);
+            char *first = ptr_add_in(w, t, b, start, 0, at, 0, 0);
             sb_printf(o, "%s *__mupc_pv%d_%d = (%s *)(mupc_local_base + (%s).addr); ", es, n, k, es, first);
             free(start);
             free(b);
@@ -734,10 +762,40 @@ static void emit_private_bases(rewriter_t *w, strbuf_t *o, const struct forall_p
     }
 }
 
+/* The privatized loop's conditions on its arrays and pointers: another
+ * pointer starts where the affinity's does, and every element the loop
+ * may touch lies in the segment (its accesses are not checked one by one). */
+static void emit_private_checks(rewriter_t *w, strbuf_t *o, const struct forall_priv *p)
+{
+    const canonical_t *l = p->loop;
+    int n = p->n;
+    for (int k = 0; k < p->narrays; k++) {
+        CXType t = clang_getCursorType(p->arrays[k]);
+        CXType e = l->kind == AFF_POINTER ? clang_getPointeeType(canon(t)) : element_type(canon(t));
+        char *es = spell(w, e), *row0;
+        if (l->kind == AFF_POINTER) {
+            CXString name = clang_getCursorSpelling(p->arrays[k]);
+            const char *v = clang_getCString(name);
+            if (!clang_equalCursors(p->arrays[k], l->object))
+                sb_printf(o, " && %s.thread == __mupc_b%d.thread && %s.phase == __mupc_b%d.phase", v, n, v, n);
+            row0 = xasprintf("%s.addr - (uint64_t)%s.phase * sizeof(%s)", v, v, es);
+            clang_disposeString(name);
+        } else {
+            char *d = descriptor_name(p->arrays[k]);
+            row0 = xasprintf("%s.base.addr", d);
+            free(d);
+        }
+        sb_printf(o, " && __mupc_forall_fits(%s, (size_t)__mupc_hi%d%s + __mupc_s%d, __mupc_B%d, sizeof(%s))",
+                  row0, n, l->inclusive ? "" : " - 1", n, n, es);
+        free(row0);
+        free(es);
+    }
+}
+
 /* The loop with the privatized body: `if (...) { ... for ... } else `. */
 static char *private_loop(rewriter_t *w, const canonical_t *l, int n, CXCursor s, size_t end)
 {
-    struct forall_priv p = {l, n, {{0}}, 0}, *outer = w->priv;
+    struct forall_priv p = {l, n, s, {{0}}, 0}, *outer = w->priv;
     w->priv = &p; /* only this loop's accesses, in its body; an enclosing loop's again after it */
     int cyclic = !strcmp(l->block, "(1)");
     breaks_t b = {{0}, 0, 0, n};
@@ -756,6 +814,7 @@ static char *private_loop(rewriter_t *w, const canonical_t *l, int n, CXCursor s
     sb_printf(&o, "if (__mupc_skip%d && mupc_local_thread == (uint32_t)mupc_mythread", n);
     if ((l->kind == AFF_INTEGER || !cyclic) && is_signed_kind(l->itype))
         sb_printf(&o, " && __mupc_lo%d >= 0", n);
+    emit_private_checks(w, &o, &p);
     sb_puts(&o, ") { ");
     emit_private_bases(w, &o, &p, start_of(s));
     sb_printf(&o, "size_t __mupc_n%d = 0; ", n);

@@ -112,6 +112,32 @@ build foroob
 MUPC_CHECKS=bounds run 2 60 "$tmp/foroob"
 expect_failure "with checks = bounds, an owned-iteration upc_forall's store past the array ends the job"
 expect_output "and names foroob.upc:6 and the array" "foroob\\.upc:6.*'a'"
+# Without checks, a privatized upc_forall whose elements lie past the
+# segment is refused before it starts (its plain accesses check nothing):
+# on the runtime's path, the first one stops the job naming the line, for
+# an array and for a pointer.
+cat > "$tmp/forfar.upc" <<'UPC'
+#include <upc.h>
+shared int a[4 * THREADS];
+int main(int argc, char **argv)
+{
+    shared int *p = a;
+    long far = 20000000000L * THREADS; /* past 64G, the largest segment */
+    if (argc > 1)
+        upc_forall (long i = far - 4 * THREADS; i < far; i++; &p[i])
+            p[i] = 1; /* line 9 */
+    upc_forall (long i = far - 4 * THREADS; i < far; i++; &a[i])
+        a[i] = 1; /* line 11 */
+    return 0;
+}
+UPC
+build forfar
+run 2 60 "$tmp/forfar"
+expect_failure "a privatized upc_forall running past the segment ends the job"
+expect_output "and names forfar.upc:11" "forfar\\.upc:11.*out of range"
+run 2 60 "$tmp/forfar" pointer
+expect_failure "a privatized upc_forall through a pointer running past the segment ends the job"
+expect_output "and names forfar.upc:9" "forfar\\.upc:9.*out of range"
 # An initializer list longer than a THREADS-sized array holds at this job's
 # THREADS stops the job naming the declaration, instead of writing past it.
 cat > "$tmp/initlen.upc" <<'UPC'

@@ -126,6 +126,37 @@ static void star(void)
     EXPECT_RAN(0, 13 * THREADS, upc_threadof(&st[i]) == (size_t)MYTHREAD, "[*] array");
 }
 
+/* dst[i] = 3 * src[i] + i over owned iterations of src, for a dst that
+ * starts where src does (privatized with it) or elsewhere (dst[i] is then
+ * another thread's element: the general path); every element checked */
+static void copy_scaled(shared [3] int *src, shared [3] int *dst, int n, const char *what)
+{
+    upc_forall (int i = 0; i < n; i++; &src[i])
+        dst[i] = 3 * src[i] + i;
+    upc_barrier;
+    for (int i = 0; i < n; i++)
+        CHECK(dst[i] == 3 * src[i] + i, what);
+    upc_barrier;
+}
+
+/* other pointers of the affinity's layout: same start, or not */
+static void pointer_pairs(void)
+{
+    int n = 9 * THREADS + 2;
+    shared [3] int *a = upc_all_alloc(3 * THREADS + 2, 3 * sizeof(int));
+    shared [3] int *b = upc_all_alloc(3 * THREADS + 2, 3 * sizeof(int));
+    upc_forall (int i = 0; i < n + 4; i++; &a[i])
+        a[i] = 7 * i + 1;
+    upc_barrier;
+    copy_scaled(a, b, n, "dst[i] from src[i], both at thread 0 phase 0");
+    copy_scaled(a + 4, b + 4, n, "dst[i] from src[i], both at the same thread and phase");
+    copy_scaled(a, b + 1, n, "dst[i] from src[i], dst a phase further");
+    copy_scaled(a + 3, b, n, "dst[i] from src[i], dst a thread before");
+    upc_barrier;
+    upc_all_free(a);
+    upc_all_free(b);
+}
+
 /* affinity through pointers that do not start at thread 0, phase 0 */
 static void pointers(void)
 {
@@ -145,6 +176,7 @@ static void pointers(void)
     }
     EXPECT_RAN(-1, N * THREADS - THREADS - 1, upc_threadof(q + i) == (size_t)MYTHREAD,
                "cyclic pointer affinity from a negative lo");
+    pointer_pairs();
 }
 
 static int inner_runs;
