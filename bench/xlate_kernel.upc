@@ -88,7 +88,7 @@ static void rank_tuned(shared int *key, shared int *rank, shared [NB] int *count
 int main(int argc, char **argv)
 {
     int quick = argc > 1 && !strcmp(argv[1], "--quick");
-    long per = quick ? 1L << 16 : 1L << 20, n = per * THREADS, rounds = quick ? 2 : 5;
+    long per = quick ? 1L << 16 : 1L << 21, n = per * THREADS, rounds = quick ? 2 : 7;
     shared int *key = upc_all_alloc(n, sizeof(int));
     shared int *rank = upc_all_alloc(n, sizeof(int));
     shared int *tuned = upc_all_alloc(n, sizeof(int));

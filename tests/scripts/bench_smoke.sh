@@ -19,7 +19,8 @@ for name in mpi.pingpong.rtt_us mpi.pingpong.bw_mbs mpi.rma_get_us mpi.barrier.u
             checks.overhead.get_pct checks.overhead.local_get_pct mupc.xlate.private.get_ns \
             mupc.xlate.local.get_ns mupc.xlate.local_any.get_ns mupc.xlate.matmul_s mupc.hand.matmul_s \
             mupc.xlate.ptr_private_get_ns mupc.xlate.ptr_local_get_ns mupc.xlate.ptr_shm_get_ns \
-            mupc.xlate.naive_kernel_s mupc.xlate.tuned_kernel_s \
+            mupc.xlate.naive_kernel_s mupc.xlate.tuned_kernel_s mupc.xlate.forall_ns \
+            mupc.xlate.forall_blocked_ns mupc.xlate.forall_private_ns \
             mupc.io.write_bw_mbs mpi.io.write_bw_mbs; do
     expect_output "prints $name" "^$name -?[0-9]+\\.[0-9]+$"
 done
