@@ -167,7 +167,7 @@ char *affinity_test(rewriter_t *w, CXCursor call, int depth_var)
         char *g = gen(w, aff);
         enum CXTypeKind k = canon(t).kind;
         if (is_pts(w, t))
-            s = xasprintf("!(__mupc_fa%d > 1 || upc_threadof((%s)) == (size_t)mupc_mythread)", depth_var, g);
+            s = xasprintf("!(__mupc_fa%d > 1 || (%s).thread == (uint32_t)mupc_mythread)", depth_var, g);
         else if (k >= CXType_Bool && k <= CXType_Int128 && k != CXType_WChar)
             s = xasprintf("!(__mupc_fa%d > 1 || __mupc_affinity((long long)(%s)))", depth_var, g);
         else if (k == CXType_Enum)
