@@ -588,9 +588,11 @@ char *read_shared(rewriter_t *w, CXCursor c)
     if (suffix && !strict) { /* data on this node: a load, inline */
         char *ts = spell(w, t);
         int n = next_temp(w);
-        s = xasprintf("({ mupc_ptr_t __mupc_p%d = %s; char *__mupc_m%d = __mupc_at(__mupc_p%d, sizeof(%s)); "
-                      "__mupc_m%d ? *(%s *)__mupc_m%d : mupc_get_%s(__mupc_p%d, 0, __FILE__, __LINE__); })",
-                      n, a, n, n, ts, n, ts, n, suffix, n);
+        /* this thread's data first: its test and load need no null check */
+        s = xasprintf("({ mupc_ptr_t __mupc_p%d = %s; char *__mupc_m%d; __mupc_local(__mupc_p%d, sizeof(%s)) ? "
+                      "*(%s *)(mupc_local_base + __mupc_p%d.addr) : (__mupc_m%d = __mupc_node_at(__mupc_p%d, "
+                      "sizeof(%s))) ? *(%s *)__mupc_m%d : mupc_get_%s(__mupc_p%d, 0, __FILE__, __LINE__); })",
+                      n, a, n, n, ts, ts, n, n, n, ts, ts, n, suffix, n);
         free(ts);
     } else if (suffix) {
         s = xasprintf("mupc_get_%s(%s, %d, __FILE__, __LINE__)", suffix, a, strict);
@@ -625,10 +627,12 @@ char *write_at(rewriter_t *w, CXType t, const char *a, const char *value, size_t
     int n = next_temp(w);
     char *s;
     if (suffix && !strict) /* data on this node: a store, inline */
-        s = xasprintf("({ %s __mupc_v%d = (%s); mupc_ptr_t __mupc_p%d = %s; char *__mupc_m%d = "
-                      "__mupc_at(__mupc_p%d, sizeof __mupc_v%d); if (__mupc_m%d) *(%s *)__mupc_m%d = __mupc_v%d; "
-                      "else mupc_put_%s(__mupc_p%d, __mupc_v%d, 0, __FILE__, __LINE__); __mupc_v%d; })",
-                      ts, n, value, n, a, n, n, n, n, ts, n, n, suffix, n, n, n);
+        s = xasprintf("({ %s __mupc_v%d = (%s); mupc_ptr_t __mupc_p%d = %s; char *__mupc_m%d; "
+                      "if (__mupc_local(__mupc_p%d, sizeof __mupc_v%d)) *(%s *)(mupc_local_base + __mupc_p%d.addr) = "
+                      "__mupc_v%d; else if ((__mupc_m%d = __mupc_node_at(__mupc_p%d, sizeof __mupc_v%d))) "
+                      "*(%s *)__mupc_m%d = __mupc_v%d; else mupc_put_%s(__mupc_p%d, __mupc_v%d, 0, __FILE__, "
+                      "__LINE__); __mupc_v%d; })",
+                      ts, n, value, n, a, n, n, n, ts, n, n, n, n, n, ts, n, n, suffix, n, n, n);
     else if (suffix)
         s = xasprintf("({ %s __mupc_v%d = (%s); mupc_put_%s(%s, __mupc_v%d, %d, __FILE__, __LINE__); "
                       "__mupc_v%d; })",

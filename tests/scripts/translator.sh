@@ -319,7 +319,7 @@ expect_output "a[j * THREADS + MYTHREAD] is this thread's element j, no division
     "__mupc_index_own\\(a__mupc\\.base, \\(ptrdiff_t\\)\\(j\\), sizeof\\(int\\)\\)"
 expect_output "a[j] takes the general inline index" "__mupc_index\\(a__mupc\\.base, \\(ptrdiff_t\\)\\(j\\)"
 expect_output "a relaxed read of data on the node is a load, inline" \
-    "char \\*__mupc_m[0-9]+ = __mupc_at\\(__mupc_p[0-9]+, sizeof\\(int\\)\\); __mupc_m[0-9]+ \\? \\*\\(int \\*\\)__mupc_m"
+    "__mupc_local\\(__mupc_p[0-9]+, sizeof\\(int\\)\\) \\? \\*\\(int \\*\\)\\(mupc_local_base \\+ __mupc_p[0-9]+\\.addr\\) : \\(__mupc_m[0-9]+ = __mupc_node_at\\(__mupc_p[0-9]+, sizeof\\(int\\)\\)\\) \\? \\*\\(int \\*\\)__mupc_m"
 expect_output "p[j] += 2 is inline: pointer arithmetic, then a load and a store" \
     "__mupc_add\\(p, \\(ptrdiff_t\\)\\(j\\).*__mupc_at\\(__mupc_a[0-9]+, sizeof\\(int\\)\\)"
 # with static THREADS (-T 2) THREADS is the constant 2: still the idiom,
