@@ -39,6 +39,7 @@
 #include "base/gasp_hooks.h"
 #include "transport/node.h"
 #include "cache/rcache.h"
+#include "base/wake.h"
 
 #include <stdatomic.h>
 #include <stdlib.h>
@@ -77,9 +78,12 @@ typedef struct node_slot {
     _Atomic uint64_t released; /* leader: the last epoch it released */
     name_info_t info[2];       /* member: its notify, per epoch parity */
     name_info_t result[2];     /* leader: the merged result, per parity */
+    mupci_bell_t arrivals;     /* leader: rung by each member's notify, and by a
+                                * release its communication pthread made */
+    mupci_bell_t releases;     /* leader: rung by each release; members sleep on it */
 } node_slot_t;
 
-_Static_assert(sizeof(node_slot_t) <= MUPCI_NODE_CTL_PAGE - MUPCI_NODE_CTL_USER,
+_Static_assert(sizeof(node_slot_t) <= MUPCI_NODE_CTL_LOCK_WAKE,
                "the barrier slot must fit the control block's first page");
 
 static int barrier_probe(uint64_t seq, const char **what, const char **file, int *line);
@@ -171,6 +175,8 @@ static void release(uint64_t ep, const name_info_t *info)
         node_slot_t *mine_slot = slot_of(me);
         mine_slot->result[ep & 1] = *info;
         atomic_store_explicit(&mine_slot->released, ep, memory_order_release);
+        mupci_bell_ring(&mine_slot->releases);
+        mupci_bell_ring(&mine_slot->arrivals); /* the leader's computation pthread */
     }
 }
 
@@ -294,6 +300,7 @@ static void notify(int named, int value, int at_exit, int then_wait, const char 
         node_slot_t *slot = slot_of(me);
         slot->info[epoch & 1] = mine;
         atomic_store_explicit(&slot->arrived, epoch, memory_order_release);
+        mupci_bell_ring(&slot_of(group[0])->arrivals); /* a sleeping leader merges it */
         notified = 1;
         return;
     }
@@ -348,7 +355,8 @@ static name_info_t wait_release(const char *what, const char *file, int line)
 {
     name_info_t result;
     if (is_member()) {
-        mupci_engine_wait(leader_released, NULL);
+        mupci_bell_t *bell = &slot_of(group[0])->releases;
+        mupci_engine_wait_sleep(leader_released, NULL, &bell->word, &bell->sleepers, 0);
         return slot_of(group[0])->result[epoch & 1];
     }
     if (me == 0 && !mine.at_exit && !root_wait.waiting) { /* upc_wait after upc_notify */
@@ -356,7 +364,13 @@ static name_info_t wait_release(const char *what, const char *file, int line)
         root_wait_begin(what, file, line);
         mupci_engine_unlock();
     }
-    mupci_engine_wait(released, NULL);
+    if (group_size > 1) { /* members wake it; messages still need it across nodes */
+        mupci_bell_t *bell = &slot_of(me)->arrivals;
+        mupci_engine_wait_sleep(released, NULL, &bell->word, &bell->sleepers,
+                                parent >= 0 || nchildren > 0);
+    } else {
+        mupci_engine_wait(released, NULL);
+    }
     mupci_engine_lock();
     root_wait.waiting = 0;
     result = phases[epoch & 1].result;
