@@ -538,12 +538,14 @@ static void park_forever(void)
         pause();
 }
 
-/* How long a wait with a futex word (mupci_engine_wait_sleep) yields
- * after its spin before it sleeps.  Yielding keeps a barrier in a tight
- * loop off the futex when the cores are free; but next to busy processes
- * a yield may cost a whole time slice, while a woken sleeper is scheduled
- * at once, so the window stays short. */
-#define WAKE_YIELD_NS 20000
+/* A wait with a futex word (mupci_engine_wait_sleep) goes from its spin
+ * straight to sleep, with no yield window between: next to busy
+ * processes a yield can cost a whole time slice, while a woken sleeper is
+ * scheduled at once.  The 4-thread on-node barrier with a busy loop per
+ * core beside it (bench/run-bench) measured 15-35 us this way against
+ * 80-300 us with 20-100 us of yields first (and about 1000 us before
+ * futexes, yielding for 2 ms). */
+#define WAKE_YIELD_NS 0
 
 /* Lock held: sleep on *word until it changes (a wake), at most
  * timeout_ns, unless done or the job is ending.  The count goes up before
@@ -591,6 +593,8 @@ static void wait_loop(int (*done)(void *), void *arg, const mupci_backoff_policy
                        * bench/core's get median was 0.57 us without it, 0.63 with */
         if (word && action == MUPCI_BACKOFF_SLEEP) {
             sleep_on(word, sleepers, done, arg, sleep_ns);
+            if (done(arg)) /* woken: leave before a whole progress pass */
+                break;
             continue;
         }
         mupci_engine_unlock();

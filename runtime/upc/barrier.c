@@ -81,16 +81,23 @@ typedef struct node_slot {
     mupci_bell_t arrivals;     /* leader: rung by each member's notify, and by a
                                 * release its communication pthread made */
     mupci_bell_t releases;     /* leader: rung by each release; members sleep on it */
+    _Atomic uint32_t count[2]; /* leader, flat: threads arrived, per parity */
 } node_slot_t;
 
 _Static_assert(sizeof(node_slot_t) <= MUPCI_NODE_CTL_LOCK_WAKE,
                "the barrier slot must fit the control block's first page");
 
 static int barrier_probe(uint64_t seq, const char **what, const char **file, int *line);
+static int epoch_released(void);
 static void call_made(void);
 
 static const int *group; /* this thread's node group; group[0] leads it */
 static int group_size;
+/* The group is the whole job (one node, shm on): no messages at all.
+ * Every thread then arrives alike, and the last to arrive merges the
+ * records and releases the group (flat_arrive), so a release never waits
+ * for a sleeping leader to be woken first: one wake-up, not two. */
+static int flat;
 
 static node_slot_t *slot_of(int thread) { return mupci_node_ctl(thread); }
 static int is_member(void) { return group[0] != me; }
@@ -110,6 +117,7 @@ void mupci_barrier_init(int mythread, int threads)
                 index = nleaders;
             leaders[nleaders++] = t;
         }
+    flat = group_size > 1 && nleaders == 1;
     parent = index <= 0 ? -1 : leaders[(index - 1) / 2];
     nchildren = 0;
     for (int c = 2 * index + 1; index >= 0 && c <= 2 * index + 2 && c < nleaders; c++)
@@ -264,7 +272,7 @@ static struct {
 
 static int barrier_probe(uint64_t seq, const char **what, const char **file, int *line)
 {
-    if (!root_wait.waiting || phases[epoch & 1].released || seq < mupci_rv_calls_made())
+    if (!root_wait.waiting || epoch_released() || seq < mupci_rv_calls_made())
         return 0;
     *what = root_wait.what;
     *file = root_wait.file;
@@ -282,6 +290,38 @@ static void root_wait_begin(const char *what, const char *file, int line)
     mupci_rv_barrier_wait_started();
 }
 
+/* Flat (one node, the whole job): publish this thread's record; the last
+ * of the group to arrive merges the records in thread order (as the
+ * leader would), resets the count for epoch + 2 (nobody arrives there
+ * before this release) and releases.  The count's read-modify-writes
+ * order every record before the last arrival's reads. */
+static void flat_arrive(void)
+{
+    node_slot_t *lead = slot_of(group[0]), *slot = slot_of(me);
+    slot->info[epoch & 1] = mine;
+    atomic_store_explicit(&slot->arrived, epoch, memory_order_release);
+    if ((int)atomic_fetch_add(&lead->count[epoch & 1], 1) + 1 < group_size)
+        return;
+    name_info_t info = lead->info[epoch & 1];
+    for (int i = 1; i < group_size; i++)
+        info = merge(info, slot_of(group[i])->info[epoch & 1]);
+    atomic_store(&lead->count[epoch & 1], 0);
+    lead->result[epoch & 1] = info;
+    atomic_store_explicit(&lead->released, epoch, memory_order_release);
+    mupci_bell_ring(&lead->releases);
+}
+
+/* Flat, the leader: what its progress hook and thread 0's checks need. */
+static void flat_leader_notified(int then_wait, int at_exit, const char *what, const char *file,
+                                 int line)
+{
+    mupci_engine_lock();
+    calls_at_notify = mine.calls;
+    if (me == 0 && then_wait && !at_exit)
+        root_wait_begin(what, file, line);
+    mupci_engine_unlock();
+}
+
 /* then_wait: upc_barrier, whose wait follows at once (thread 0 marks
  * itself waiting here, under the lock it takes anyway). */
 static void notify(int named, int value, int at_exit, int then_wait, const char *what,
@@ -295,6 +335,14 @@ static void notify(int named, int value, int at_exit, int then_wait, const char 
     mupci_fence(file, line);
     mine = (name_info_t){named != 0, value, me, 0, 0, 0, at_exit ? me + 1 : 0,
                          at_exit ? 0 : me + 1, me + 1, mupci_rv_calls_made()};
+    if (flat) {
+        epoch++;
+        flat_arrive();
+        if (!is_member())
+            flat_leader_notified(then_wait, at_exit, what, file, line);
+        notified = 1;
+        return;
+    }
     if (is_member()) {
         epoch++;
         node_slot_t *slot = slot_of(me);
@@ -335,7 +383,7 @@ int mupci_barrier_progress(void)
         if (atomic_load_explicit(&slot_of(group[i])->arrived, memory_order_acquire) > epoch)
             check_calls(epoch + 1, &slot_of(group[i])->info[(epoch + 1) & 1]);
     phase_state_t *ph = &phases[epoch & 1];
-    if (!ph->self_arrived || ph->sent_up)
+    if (flat || !ph->self_arrived || ph->sent_up)
         return 0;
     try_advance(epoch);
     return ph->sent_up;
@@ -349,6 +397,9 @@ static int leader_released(void *arg)
 {
     return atomic_load_explicit(&slot_of(group[0])->released, memory_order_acquire) >= epoch;
 }
+
+/* Whether this thread's current epoch is released (lock held). */
+static int epoch_released(void) { return flat ? leader_released(NULL) : released(NULL); }
 
 /* The merged record of this epoch, once released. */
 static name_info_t wait_release(const char *what, const char *file, int line)
@@ -364,7 +415,10 @@ static name_info_t wait_release(const char *what, const char *file, int line)
         root_wait_begin(what, file, line);
         mupci_engine_unlock();
     }
-    if (group_size > 1) { /* members wake it; messages still need it across nodes */
+    if (flat) {
+        mupci_bell_t *bell = &slot_of(me)->releases;
+        mupci_engine_wait_sleep(leader_released, NULL, &bell->word, &bell->sleepers, 0);
+    } else if (group_size > 1) { /* members wake it; messages still need it across nodes */
         mupci_bell_t *bell = &slot_of(me)->arrivals;
         mupci_engine_wait_sleep(released, NULL, &bell->word, &bell->sleepers,
                                 parent >= 0 || nchildren > 0);
@@ -373,7 +427,7 @@ static name_info_t wait_release(const char *what, const char *file, int line)
     }
     mupci_engine_lock();
     root_wait.waiting = 0;
-    result = phases[epoch & 1].result;
+    result = flat ? slot_of(me)->result[epoch & 1] : phases[epoch & 1].result;
     memset(&phases[epoch & 1], 0, sizeof phases[0]);
     mupci_engine_unlock();
     return result;
