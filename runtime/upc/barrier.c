@@ -1,36 +1,42 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * barrier.c -- upc_barrier, upc_notify, upc_wait over a binary tree.
+ * barrier.c -- upc_barrier, upc_notify, upc_wait by dissemination.
  *
- * Notify: fence (every earlier put is applied), then arrive; a node that
- * has arrived and heard from all its children tells its parent (UP); the
- * root then releases everyone down the tree (DOWN).  Wait: drive progress
- * until DOWN for this epoch.  Threads may be at most one phase apart, so
- * state is kept per epoch parity: a fast child's UP for the next epoch
- * lands in the other slot.  A slot is cleared at the wait that consumes
- * it, which always happens before any thread can arrive two epochs later.
+ * Notify: fence (every earlier put is applied), then arrive.  Between the
+ * n node leaders (below) the barrier takes ceil(log2 n) rounds: in round
+ * k leader i sends what it knows to leader i + 2^k (mod n), once it has
+ * arrived and has heard round k - 1 from leader i - 2^(k-1); after the
+ * last round's message every leader has heard, directly or not, from
+ * every other, and releases itself.  No leader waits for another to tell
+ * it: with two leaders each sends one message and receives one, half the
+ * round trip of an UP and a DOWN through a tree.  Threads may be at most
+ * one phase apart, so state is kept per epoch parity: a fast leader's
+ * message for the next epoch lands in the other slot.  A slot is cleared
+ * at the wait that consumes it, which always happens before any thread
+ * can arrive two epochs later.
  *
- * Named barriers: each UP carries the value seen so far in the subtree and
- * which thread passed it; two different named values produce a mismatch
- * record that travels up and back down, and every thread's wait reports it.
+ * Named barriers: each message carries the value seen so far and which
+ * thread passed it; two different named values produce a mismatch record
+ * that every leader ends up with (merging is idempotent, so a record heard
+ * twice along two paths changes nothing), and every thread's wait reports
+ * it.
  *
  * The collective exit (main returned) is a barrier too, and it travels the
- * same way: each UP also says whether a thread of the subtree is at the
- * end of main and whether one is in any other barrier.  Both in one epoch
- * means a thread skipped a barrier (or made an extra one): every thread
- * learns it from DOWN and the job ends with where the waiting thread is,
+ * same way: each record also says whether a thread is at the end of main
+ * and whether one is in any other barrier.  Both in one epoch means a
+ * thread skipped a barrier (or made an extra one): every thread learns it
+ * at the release and the job ends with where the waiting thread is,
  * instead of releasing a user barrier with a thread that has left main.
  *
  * Hierarchical with on-node shared memory (shm, node.h): the threads of a
  * node group do not send messages.  Each member notifies by writing its
  * record and epoch into its control block; the group's leader (its lowest
- * thread) merges them, takes part in the tree, which spans only leaders,
+ * thread) merges them, takes part in the rounds, which span only leaders,
  * on the group's behalf, and publishes the release and result in its own
- * control block, which the members poll.  A member never needs the
- * leader's pthreads to act for it beyond that, and polls through
- * mupci_engine_wait, so an oversubscribed node yields instead of
- * spinning.  With shm off every thread is a group of one: the tree spans
- * all threads, as before.
+ * control block, which the members wait on: they spin briefly, then sleep
+ * on a futex word the release rings (base/wake.h), so an oversubscribed
+ * node neither spins nor yields.  With shm off every thread is a group of
+ * one: the rounds span all threads.
  */
 #include "upc/barrier.h"
 #include "transport/engine.h"
@@ -55,14 +61,16 @@ typedef struct name_info {
     uint64_t calls;       /* how many it had made when it notified */
 } name_info_t;
 
+#define MAX_ROUNDS 31 /* ceil(log2(leaders)); the rounds heard are bits of a uint32_t */
+
 typedef struct phase_state {
     int members_in; /* leader: every member of the group has arrived */
-    int children_arrived;
+    uint32_t rounds_in; /* bit k: round k's message has arrived */
+    int rounds_sent;
     int self_arrived;
-    int sent_up;
     int released;
-    name_info_t info;   /* merged over this subtree */
-    name_info_t result; /* merged over all threads (from DOWN) */
+    name_info_t info;   /* merged over what this leader has heard */
+    name_info_t result; /* merged over all threads, at the release */
 } phase_state_t;
 
 static phase_state_t phases[2];
@@ -70,7 +78,8 @@ static uint64_t epoch;   /* notifies so far */
 static int notified;     /* between notify and wait */
 static name_info_t mine; /* this thread's notify */
 static uint64_t calls_at_notify; /* leader, under the lock: mine.calls */
-static int me, nthreads, parent, nchildren, children[2];
+static int me, nthreads, nrounds, send_to[MAX_ROUNDS];
+static int has_peers; /* other leaders: the rounds are messages */
 
 /* In the control block of each thread of a group (node.h). */
 typedef struct node_slot {
@@ -107,7 +116,7 @@ void mupci_barrier_init(int mythread, int threads)
     me = mythread;
     nthreads = threads;
     group = mupci_node_group(&group_size);
-    /* the tree spans the groups' leaders, in thread order */
+    /* the rounds span the groups' leaders, in thread order */
     int *leaders = malloc((size_t)threads * sizeof *leaders), nleaders = 0, index = -1;
     if (!leaders)
         mupci_fatal("out of memory");
@@ -118,10 +127,12 @@ void mupci_barrier_init(int mythread, int threads)
             leaders[nleaders++] = t;
         }
     flat = group_size > 1 && nleaders == 1;
-    parent = index <= 0 ? -1 : leaders[(index - 1) / 2];
-    nchildren = 0;
-    for (int c = 2 * index + 1; index >= 0 && c <= 2 * index + 2 && c < nleaders; c++)
-        children[nchildren++] = leaders[c];
+    has_peers = nleaders > 1;
+    nrounds = 0;
+    while (index >= 0 && (1L << nrounds) < nleaders) {
+        send_to[nrounds] = leaders[(index + (1L << nrounds)) % nleaders];
+        nrounds++;
+    }
     free(leaders);
     if (mupci_node_sharing) /* node leaders: members arrive without a message */
         mupci_engine_register_progress(mupci_barrier_progress);
@@ -166,10 +177,10 @@ static void check_calls(uint64_t ep, const name_info_t *info)
         mupci_rv_ahead_of_barrier(info->calls_thread - 1, info->calls);
 }
 
-static void send_info(int dest, int type, uint64_t ep, const name_info_t *info)
+static void send_round(int round, uint64_t ep, const name_info_t *info)
 {
-    mupci_msg_t m = {(uint16_t)type, 0, 0, ep, sizeof *info};
-    mupci_engine_send(dest, &m, info, sizeof *info);
+    mupci_msg_t m = {MUPCI_MSG_BARRIER_ROUND, (uint16_t)round, 0, ep, sizeof *info};
+    mupci_engine_send(send_to[round], &m, info, sizeof *info);
 }
 
 static void release(uint64_t ep, const name_info_t *info)
@@ -177,8 +188,6 @@ static void release(uint64_t ep, const name_info_t *info)
     phase_state_t *ph = &phases[ep & 1];
     ph->result = *info;
     ph->released = 1;
-    for (int i = 0; i < nchildren; i++)
-        send_info(children[i], MUPCI_MSG_BARRIER_DOWN, ep, info);
     if (group_size > 1) {
         node_slot_t *mine_slot = slot_of(me);
         mine_slot->result[ep & 1] = *info;
@@ -205,58 +214,58 @@ static int members_arrived(uint64_t ep, phase_state_t *ph)
     return 1;
 }
 
-/* Lock held: this thread has just made a collective call.  Children that
- * already reported the next barrier may have made fewer (the leader's
+/* Lock held: this thread has just made a collective call.  Leaders that
+ * already sent the next barrier's rounds may have made fewer (the leader's
  * members are compared on every progress pass). */
 static void call_made(void)
 {
     phase_state_t *ph = &phases[(epoch + 1) & 1];
-    if (ph->children_arrived > 0)
+    if (ph->rounds_in)
         check_calls(epoch + 1, &ph->info);
 }
 
-/* Lock held.  Pass the subtree's arrival up, or release from the root. */
+/* Lock held.  Send every round whose turn has come (a round once the
+ * previous one is heard; records heard early are merged at once, which
+ * only adds to what a round carries); release after the last. */
 static void try_advance(uint64_t ep)
 {
     phase_state_t *ph = &phases[ep & 1];
-    if (!ph->self_arrived || ph->children_arrived < nchildren || ph->sent_up)
+    if (!ph->self_arrived || ph->released || !members_arrived(ep, ph))
         return;
-    if (!members_arrived(ep, ph))
-        return;
-    ph->sent_up = 1;
-    if (parent < 0)
+    for (; ph->rounds_sent < nrounds; ph->rounds_sent++) {
+        uint32_t needed = (1u << ph->rounds_sent) - 1;
+        if ((ph->rounds_in & needed) != needed)
+            return;
+        send_round(ph->rounds_sent, ep, &ph->info);
+    }
+    uint32_t all = nrounds ? (uint32_t)((1ull << nrounds) - 1) : 0;
+    if (ph->rounds_in == all)
         release(ep, &ph->info);
-    else
-        send_info(parent, MUPCI_MSG_BARRIER_UP, ep, &ph->info);
 }
 
 static void check_epoch(int src, const mupci_msg_t *m)
 {
-    /* a child may be one notify ahead of us, never more */
+    /* another leader may be one notify ahead of us, never more */
     if (m->offset != epoch && m->offset != epoch + 1)
         mupci_fatal("internal error: barrier message for epoch %llu from thread %d at epoch "
                     "%llu",
                     (unsigned long long)m->offset, src, (unsigned long long)epoch);
 }
 
-static void mupci_handle_BARRIER_UP(int src, const mupci_msg_t *m, const void *payload, size_t len)
+static void mupci_handle_BARRIER_ROUND(int src, const mupci_msg_t *m, const void *payload,
+                                       size_t len)
 {
     name_info_t info;
     check_epoch(src, m);
+    if (m->flags >= nrounds)
+        mupci_fatal("internal error: barrier round %u from thread %d of %d rounds", m->flags,
+                    src, nrounds);
     memcpy(&info, payload, sizeof info);
     check_calls(m->offset, &info);
     phase_state_t *ph = &phases[m->offset & 1];
-    ph->children_arrived++;
+    ph->rounds_in |= 1u << m->flags;
     ph->info = merge(ph->info, info);
     try_advance(m->offset);
-}
-
-static void mupci_handle_BARRIER_DOWN(int src, const mupci_msg_t *m, const void *payload, size_t len)
-{
-    name_info_t info;
-    check_epoch(src, m);
-    memcpy(&info, payload, sizeof info);
-    release(m->offset, &info);
 }
 
 /* ---------------------------------------------------------------- */
@@ -383,10 +392,11 @@ int mupci_barrier_progress(void)
         if (atomic_load_explicit(&slot_of(group[i])->arrived, memory_order_acquire) > epoch)
             check_calls(epoch + 1, &slot_of(group[i])->info[(epoch + 1) & 1]);
     phase_state_t *ph = &phases[epoch & 1];
-    if (flat || !ph->self_arrived || ph->sent_up)
+    if (flat || !ph->self_arrived || ph->released)
         return 0;
+    int sent = ph->rounds_sent;
     try_advance(epoch);
-    return ph->sent_up;
+    return ph->rounds_sent != sent || ph->released;
 }
 
 /* Leader: each pass of the engine's wait runs mupci_barrier_progress
@@ -420,8 +430,7 @@ static name_info_t wait_release(const char *what, const char *file, int line)
         mupci_engine_wait_sleep(leader_released, NULL, &bell->word, &bell->sleepers, 0);
     } else if (group_size > 1) { /* members wake it; messages still need it across nodes */
         mupci_bell_t *bell = &slot_of(me)->arrivals;
-        mupci_engine_wait_sleep(released, NULL, &bell->word, &bell->sleepers,
-                                parent >= 0 || nchildren > 0);
+        mupci_engine_wait_sleep(released, NULL, &bell->word, &bell->sleepers, has_peers);
     } else {
         mupci_engine_wait(released, NULL);
     }
@@ -543,8 +552,7 @@ void mupc_wait(int named, int value, const char *file, int line)
 __attribute__((constructor)) static void register_handlers(void)
 {
     static const mupci_handler_entry_t handlers[] = {
-    {MUPCI_MSG_BARRIER_UP, mupci_handle_BARRIER_UP},
-    {MUPCI_MSG_BARRIER_DOWN, mupci_handle_BARRIER_DOWN},
+    {MUPCI_MSG_BARRIER_ROUND, mupci_handle_BARRIER_ROUND},
     };
     MUPCI_HANDLERS_REGISTER(handlers);
 }
