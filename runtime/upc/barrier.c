@@ -76,6 +76,7 @@ typedef struct phase_state {
 static phase_state_t phases[2];
 static uint64_t epoch;   /* notifies so far */
 static int notified;     /* between notify and wait */
+static int lock_kept;    /* leader: upc_barrier's notify left the progress lock held */
 static name_info_t mine; /* this thread's notify */
 static uint64_t calls_at_notify; /* leader, under the lock: mine.calls */
 static int me, nthreads, nrounds, send_to[MAX_ROUNDS];
@@ -96,7 +97,8 @@ typedef struct node_slot {
 _Static_assert(sizeof(node_slot_t) <= MUPCI_NODE_CTL_LOCK_WAKE,
                "the barrier slot must fit the control block's first page");
 
-static int barrier_probe(uint64_t seq, const char **what, const char **file, int *line);
+static int barrier_probe(uint64_t seq, uint16_t barriers, const char **what, const char **file,
+                         int *line);
 static int epoch_released(void);
 static void call_made(void);
 
@@ -279,9 +281,17 @@ static struct {
     int line;
 } root_wait;
 
-static int barrier_probe(uint64_t seq, const char **what, const char **file, int *line)
+/* A caller that had notified this barrier (or the next) has passed it,
+ * or is in it: the rounds between leaders may release other leaders
+ * before thread 0 hears its last round, so such a call is no skipped
+ * barrier.  One that had not has made the call where thread 0 has this
+ * barrier. */
+static int barrier_probe(uint64_t seq, uint16_t barriers, const char **what, const char **file,
+                         int *line)
 {
-    if (!root_wait.waiting || epoch_released() || seq < mupci_rv_calls_made())
+    uint16_t behind = (uint16_t)((uint16_t)epoch - barriers);
+    if (!root_wait.waiting || epoch_released() || seq < mupci_rv_calls_made() || behind == 0 ||
+        behind == 0xffff)
         return 0;
     *what = root_wait.what;
     *file = root_wait.file;
@@ -344,6 +354,7 @@ static void notify(int named, int value, int at_exit, int then_wait, const char 
     mupci_fence(file, line);
     mine = (name_info_t){named != 0, value, me, 0, 0, 0, at_exit ? me + 1 : 0,
                          at_exit ? 0 : me + 1, me + 1, mupci_rv_calls_made()};
+    mupci_rv_barrier_notified(); /* counts as epoch does: thread 0's probe compares */
     if (flat) {
         epoch++;
         flat_arrive();
@@ -371,7 +382,10 @@ static void notify(int named, int value, int at_exit, int then_wait, const char 
     if (me == 0 && then_wait && !at_exit) /* the final barrier: the end-of-main checks */
         root_wait_begin(what, file, line);
     mupci_engine_flush_all();
-    mupci_engine_unlock();
+    if (then_wait) /* the wait that follows at once takes it over */
+        lock_kept = 1;
+    else
+        mupci_engine_unlock();
     notified = 1;
 }
 
@@ -420,21 +434,22 @@ static name_info_t wait_release(const char *what, const char *file, int line)
         mupci_engine_wait_sleep(leader_released, NULL, &bell->word, &bell->sleepers, 0);
         return slot_of(group[0])->result[epoch & 1];
     }
-    if (me == 0 && !mine.at_exit && !root_wait.waiting) { /* upc_wait after upc_notify */
+    /* one lock section for the whole wait (and upc_barrier's notify):
+     * each acquisition costs */
+    if (!lock_kept)
         mupci_engine_lock();
+    lock_kept = 0;
+    if (me == 0 && !mine.at_exit && !root_wait.waiting) /* upc_wait after upc_notify */
         root_wait_begin(what, file, line);
-        mupci_engine_unlock();
-    }
     if (flat) {
         mupci_bell_t *bell = &slot_of(me)->releases;
-        mupci_engine_wait_sleep(leader_released, NULL, &bell->word, &bell->sleepers, 0);
+        mupci_engine_wait_sleep_locked(leader_released, NULL, &bell->word, &bell->sleepers, 0);
     } else if (group_size > 1) { /* members wake it; messages still need it across nodes */
         mupci_bell_t *bell = &slot_of(me)->arrivals;
-        mupci_engine_wait_sleep(released, NULL, &bell->word, &bell->sleepers, has_peers);
+        mupci_engine_wait_sleep_locked(released, NULL, &bell->word, &bell->sleepers, has_peers);
     } else {
-        mupci_engine_wait(released, NULL);
+        mupci_engine_wait_locked(released, NULL);
     }
-    mupci_engine_lock();
     root_wait.waiting = 0;
     result = flat ? slot_of(me)->result[epoch & 1] : phases[epoch & 1].result;
     memset(&phases[epoch & 1], 0, sizeof phases[0]);
