@@ -19,8 +19,9 @@
  * On one node (shm, every thread of the job mapped here), the first
  * MUPCI_NODE_LOCK_SLOTS locks a thread hosts are ticket locks in its
  * control block instead (node.h): acquire takes a ticket with one
- * fetch-and-add and waits for it to be served, release serves the next
- * ticket.  Tickets are served in the order they were taken, so the locks
+ * fetch-and-add and waits for it to be served (spinning briefly, then
+ * asleep on a futex on the record's `serving` word), release serves the
+ * next ticket and wakes the sleepers, if any.  Tickets are served in the order they were taken, so the locks
  * stay FIFO-fair; release fences before serving the next ticket, and
  * acquire reads the ticket with acquire ordering, so the next holder sees
  * the critical section's writes.  Which path a lock takes depends only on
