@@ -538,14 +538,39 @@ static void park_forever(void)
         pause();
 }
 
-/* A wait with a futex word (mupci_engine_wait_sleep) goes from its spin
- * straight to sleep, with no yield window between: next to busy
- * processes a yield can cost a whole time slice, while a woken sleeper is
- * scheduled at once.  The 4-thread on-node barrier with a busy loop per
- * core beside it (bench/run-bench) measured 15-35 us this way against
- * 80-300 us with 20-100 us of yields first (and about 1000 us before
- * futexes, yielding for 2 ms). */
-#define WAKE_YIELD_NS 0
+/* A wait with a futex word (mupci_engine_wait_sleep) yields after its
+ * spin, like any wait, as long as yields come back quickly: then the
+ * pthreads that take the core are other waiters of this job, which run a
+ * moment and give it back, and a yield costs a context switch where a
+ * sleep costs a wake-up (4-9 us here).  A yield that takes longer than
+ * SLOW_YIELD_NS means a busy process got the core, which keeps it for a
+ * whole time slice (milliseconds); from then on, for SLOW_YIELD_PERIOD_NS,
+ * such waits go from the spin straight to sleep, where a wake-up gets the
+ * core back sooner.  Measured on 2 cores, 4-thread on-node barrier (quick
+ * runs, other jobs on the machine, so ranges): with a busy loop per core
+ * beside it, 15-35 us with no yields at all, 80-300 us with 20-100 us of
+ * yields first, 500-780 us when the switch took two slow yields in a row
+ * or never happened, about 1000 us before futexes; without busy loops,
+ * 3-7 us yielding, 16-28 us sleeping at once.  One slow yield is enough:
+ * after a busy process's slice the next yield is quick again. */
+#define SLOW_YIELD_NS 200000
+#define SLOW_YIELD_PERIOD_NS 100000000
+static int64_t yields_slow_until; /* computation pthread only */
+
+/* Lock held: yield (and note a slow one); 0 if yields are slow now. */
+static int yield_if_quick(void)
+{
+    int64_t start = mupci_now_ns();
+    if (start < yields_slow_until)
+        return 0;
+    mupci_engine_unlock();
+    sched_yield();
+    mupci_engine_lock();
+    int64_t end = mupci_now_ns();
+    if (end - start > SLOW_YIELD_NS)
+        yields_slow_until = end + SLOW_YIELD_PERIOD_NS;
+    return 1;
+}
 
 /* Lock held: sleep on *word until it changes (a wake), at most
  * timeout_ns, unless done or the job is ending.  The count goes up before
@@ -591,8 +616,10 @@ static void wait_loop(int (*done)(void *), void *arg, const mupci_backoff_policy
         if (action == MUPCI_BACKOFF_SPIN)
             continue; /* no pause instruction: the next MPI poll is the pause, and
                        * bench/core's get median was 0.57 us without it, 0.63 with */
-        if (word && action == MUPCI_BACKOFF_SLEEP) {
-            sleep_on(word, sleepers, done, arg, sleep_ns);
+        if (word && action == MUPCI_BACKOFF_YIELD && yield_if_quick())
+            continue;
+        if (word) { /* a sleep, or a yield while yields are slow */
+            sleep_on(word, sleepers, done, arg, sleep_ns ? sleep_ns : b.sleep_ns);
             if (done(arg)) /* woken: leave before a whole progress pass */
                 break;
             continue;
@@ -616,7 +643,8 @@ void mupci_engine_wait_sleep_locked(int (*done)(void *), void *arg, _Atomic uint
                                     _Atomic uint32_t *sleepers, int messages)
 {
     int64_t longest = (int64_t)cfg->idle_sleep_max_us * 1000;
-    mupci_backoff_policy_t quiet = {wait_policy.spin_polls, WAKE_YIELD_NS, longest, longest};
+    mupci_backoff_policy_t quiet = {wait_policy.spin_polls, wait_policy.yield_ns, longest,
+                                    longest};
     wait_loop(done, arg, messages ? &wait_policy : &quiet, word, sleepers);
 }
 
