@@ -330,11 +330,15 @@ static void flat_arrive(void)
     mupci_bell_ring(&lead->releases);
 }
 
-/* Flat, the leader: what its progress hook and thread 0's checks need. */
-static void flat_leader_notified(int then_wait, int at_exit, const char *what, const char *file,
-                                 int line)
+/* Flat, the leader: arrive under the lock, since its communication
+ * pthread reads epoch (progress hook, thread 0's probe), and note what
+ * those need. */
+static void flat_leader_notify(int then_wait, int at_exit, const char *what, const char *file,
+                               int line)
 {
     mupci_engine_lock();
+    epoch++;
+    flat_arrive();
     calls_at_notify = mine.calls;
     if (me == 0 && then_wait && !at_exit)
         root_wait_begin(what, file, line);
@@ -355,11 +359,14 @@ static void notify(int named, int value, int at_exit, int then_wait, const char 
     mine = (name_info_t){named != 0, value, me, 0, 0, 0, at_exit ? me + 1 : 0,
                          at_exit ? 0 : me + 1, me + 1, mupci_rv_calls_made()};
     mupci_rv_barrier_notified(); /* counts as epoch does: thread 0's probe compares */
-    if (flat) {
+    if (flat && is_member()) {
         epoch++;
         flat_arrive();
-        if (!is_member())
-            flat_leader_notified(then_wait, at_exit, what, file, line);
+        notified = 1;
+        return;
+    }
+    if (flat) {
+        flat_leader_notify(then_wait, at_exit, what, file, line);
         notified = 1;
         return;
     }
