@@ -20,6 +20,9 @@
  * then every thread runs barriers:
  *   PREFIX.barrier.us           upc_barrier (PREFIX.barrier_4t_us at 4 threads)
  * Other thread counts than 2 put _Nt before the unit, as bench/core does.
+ * With PREFIX mupc.shm and 2 threads, also:
+ *   mupc.barrier_wait_wake_us   from the last arrival at a barrier to the
+ *                               release of a thread asleep in it (below)
  * Every figure is the median over batches; results read back are checked.
  */
 #include <mupc_upc.h>
@@ -27,12 +30,15 @@
 
 #include "timing.h"
 
+#include <unistd.h>
+
 enum { BIG = 1 << 20 };
 
 MUPC_SHARED_ARRAY(word, long, 1, 1, MUPC_PER_THREAD)
 MUPC_SHARED_ARRAY(counter, long long, 1, 1, MUPC_PER_THREAD)
 MUPC_SHARED_ARRAY(handle, mupc_ptr_t, 1, 1, MUPC_PER_THREAD)
 MUPC_SHARED_ARRAY(bulk, char, BIG, BIG, MUPC_PER_THREAD)
+MUPC_SHARED_ARRAY(stamp, double, 1, 1, MUPC_PER_THREAD)
 
 static const char *prefix;
 static int target; /* THREADS / 2 */
@@ -111,6 +117,29 @@ static double lock_uncontended(const bench_plan_t *plan, int iters, upc_lock_t l
     return TIME_BATCHES(plan, iters, (upc_lock(l), upc_unlock(l)));
 }
 
+/* Thread 1 waits in a barrier long enough to have gone to sleep in it;
+ * thread 0 arrives 5 ms later, taking a timestamp just before, and thread
+ * 1 measures from it to its own return.  CLOCK_MONOTONIC is one clock
+ * for all the processes of a machine.  Median over the rounds. */
+static double wait_wake(const bench_plan_t *plan)
+{
+    double delay[41];
+    int rounds = plan->quick ? 5 : 41;
+    mupc_ptr_t p = MUPC_ELEM(stamp, 1);
+    for (int r = 0; r < rounds; r++) {
+        upc_barrier();
+        if (MYTHREAD == 0) {
+            usleep(5000);
+            MUPC_PUT_STRICT(double, p, bench_now_us());
+            upc_barrier();
+        } else {
+            upc_barrier();
+            delay[r] = bench_now_us() - MUPC_GET_STRICT(double, p);
+        }
+    }
+    return MYTHREAD == 1 ? bench_median(delay, rounds) : 0;
+}
+
 int main(int argc, char **argv)
 {
     bench_plan_t plan = bench_plan(argc, argv);
@@ -152,6 +181,11 @@ int main(int argc, char **argv)
         char name[128];
         snprintf(name, sizeof name, "%s.barrier", prefix);
         bench_report_barrier(name, THREADS, barrier);
+    }
+    if (THREADS == 2 && strcmp(prefix, "mupc.shm") == 0) {
+        double wake = wait_wake(&plan);
+        if (MYTHREAD == 1)
+            printf("mupc.barrier_wait_wake_us %.3f\n", wake);
     }
     upc_all_atomicdomain_free(d);
     return 0;

@@ -6,6 +6,7 @@
  */
 #include "transport/engine.h"
 #include "base/backoff.h"
+#include "base/wake.h"
 #include "transport/direct.h"
 #include "base/fatal.h"
 #include "transport/node.h"
@@ -537,14 +538,66 @@ static void park_forever(void)
         pause();
 }
 
+/* A wait with a futex word (mupci_engine_wait_sleep) yields after its
+ * spin, like any wait, as long as yields come back quickly: then the
+ * pthreads that take the core are other waiters of this job, which run a
+ * moment and give it back, and a yield costs a context switch where a
+ * sleep costs a wake-up (4-9 us here).  A yield that takes longer than
+ * SLOW_YIELD_NS means a busy process got the core, which keeps it for a
+ * whole time slice (milliseconds); from then on, for SLOW_YIELD_PERIOD_NS,
+ * such waits go from the spin straight to sleep, where a wake-up gets the
+ * core back sooner.  Measured on 2 cores, 4-thread on-node barrier (quick
+ * runs, other jobs on the machine, so ranges): with a busy loop per core
+ * beside it, 15-35 us with no yields at all, 80-300 us with 20-100 us of
+ * yields first, 500-780 us when the switch took two slow yields in a row
+ * or never happened, about 1000 us before futexes; without busy loops,
+ * 3-7 us yielding, 16-28 us sleeping at once.  One slow yield is enough:
+ * after a busy process's slice the next yield is quick again. */
+#define SLOW_YIELD_NS 200000
+#define SLOW_YIELD_PERIOD_NS 100000000
+static int64_t yields_slow_until; /* computation pthread only */
+
+/* Lock held: yield (and note a slow one); 0 if yields are slow now. */
+static int yield_if_quick(void)
+{
+    int64_t start = mupci_now_ns();
+    if (start < yields_slow_until)
+        return 0;
+    mupci_engine_unlock();
+    sched_yield();
+    mupci_engine_lock();
+    int64_t end = mupci_now_ns();
+    if (end - start > SLOW_YIELD_NS)
+        yields_slow_until = end + SLOW_YIELD_PERIOD_NS;
+    return 1;
+}
+
+/* Lock held: sleep on *word until it changes (a wake), at most
+ * timeout_ns, unless done or the job is ending.  The count goes up before
+ * the last look at done, so a waker that made done true after that look
+ * sees this sleeper (wake.h). */
+static void sleep_on(_Atomic uint32_t *word, _Atomic uint32_t *sleepers,
+                     int (*done)(void *), void *arg, int64_t timeout_ns)
+{
+    uint32_t seen = atomic_load_explicit(word, memory_order_acquire);
+    atomic_fetch_add_explicit(sleepers, 1, memory_order_seq_cst);
+    if (!done(arg) && !atomic_load(&shutdown_flag)) {
+        mupci_engine_unlock();
+        mupci_futex_wait(word, seen, timeout_ns);
+        mupci_engine_lock();
+    }
+    atomic_fetch_sub_explicit(sleepers, 1, memory_order_seq_cst);
+}
+
 /* The lock stays held while spinning: nobody else needs it then (the
  * communication pthread stays away while we wait, see comm_defer), and
  * each release and re-acquire costs more than a poll.  It is released
- * around yields and sleeps. */
-void mupci_engine_wait_locked(int (*done)(void *), void *arg)
+ * around yields and sleeps.  With a futex word the sleeps are on it. */
+static void wait_loop(int (*done)(void *), void *arg, const mupci_backoff_policy_t *policy,
+                      _Atomic uint32_t *word, _Atomic uint32_t *sleepers)
 {
     mupci_backoff_t b;
-    mupci_backoff_init(&b, &wait_policy);
+    mupci_backoff_init(&b, policy);
     for (;;) {
         int work = mupci_engine_progress(1);
         if (done(arg))
@@ -563,11 +616,44 @@ void mupci_engine_wait_locked(int (*done)(void *), void *arg)
         if (action == MUPCI_BACKOFF_SPIN)
             continue; /* no pause instruction: the next MPI poll is the pause, and
                        * bench/core's get median was 0.57 us without it, 0.63 with */
+        if (word && action == MUPCI_BACKOFF_YIELD && yield_if_quick())
+            continue;
+        if (word) { /* a sleep, or a yield while yields are slow */
+            sleep_on(word, sleepers, done, arg, sleep_ns ? sleep_ns : b.sleep_ns);
+            if (done(arg)) /* woken: leave before a whole progress pass */
+                break;
+            continue;
+        }
         mupci_engine_unlock();
         mupci_backoff_act(action, sleep_ns);
         mupci_engine_lock();
     }
     atomic_fetch_add_explicit(&compute_activity, 1, memory_order_relaxed);
+}
+
+void mupci_engine_wait_locked(int (*done)(void *), void *arg)
+{
+    wait_loop(done, arg, &wait_policy, NULL, NULL);
+}
+
+/* Without messages to drive, every sleep is the longest (a wake ends it);
+ * the computation pthread still counts a pass per sleep, so its
+ * communication pthread keeps deferring (comm_defer) as in any wait. */
+void mupci_engine_wait_sleep_locked(int (*done)(void *), void *arg, _Atomic uint32_t *word,
+                                    _Atomic uint32_t *sleepers, int messages)
+{
+    int64_t longest = (int64_t)cfg->idle_sleep_max_us * 1000;
+    mupci_backoff_policy_t quiet = {wait_policy.spin_polls, wait_policy.yield_ns, longest,
+                                    longest};
+    wait_loop(done, arg, messages ? &wait_policy : &quiet, word, sleepers);
+}
+
+void mupci_engine_wait_sleep(int (*done)(void *), void *arg, _Atomic uint32_t *word,
+                             _Atomic uint32_t *sleepers, int messages)
+{
+    mupci_engine_lock();
+    mupci_engine_wait_sleep_locked(done, arg, word, sleepers, messages);
+    mupci_engine_unlock();
 }
 
 void mupci_engine_wait(int (*done)(void *), void *arg)

@@ -26,7 +26,9 @@
 #include "mupc.h"
 
 #include <mpi.h>
+#include <stdatomic.h>
 #include <stddef.h>
+#include <stdint.h>
 
 
 /* ---- life cycle (main thread) ---- */
@@ -110,6 +112,19 @@ void mupci_engine_wait(int (*done)(void *), void *arg);
 /* The same, entered and left with the lock held (released while the
  * thread yields or sleeps). */
 void mupci_engine_wait_locked(int (*done)(void *), void *arg);
+/* Waits that another thread of the node ends by writing memory (the
+ * on-node barrier, ticket locks): after a short spin, sleep on *word (a
+ * futex, base/wake.h), registered in *sleepers, until whoever makes done
+ * true wakes it (mupci_wake_sleepers), for at most idle_sleep_max_us at a
+ * time (the shutdown flag is looked at between sleeps).  messages: done
+ * may also need messages this pthread receives (a node leader in a job of
+ * several nodes): then the sleeps keep the ordinary ladder's lengths
+ * (progress is still driven between them) and only a wake cuts them
+ * short.  Entered and left with the lock held. */
+void mupci_engine_wait_sleep_locked(int (*done)(void *), void *arg, _Atomic uint32_t *word,
+                                    _Atomic uint32_t *sleepers, int messages);
+void mupci_engine_wait_sleep(int (*done)(void *), void *arg, _Atomic uint32_t *word,
+                             _Atomic uint32_t *sleepers, int messages);
 /* One progress pass if nobody else is making progress (lock not held):
  * lets a thread spinning on strict local data see remote writes. */
 void mupci_engine_poll(void);

@@ -22,7 +22,7 @@ const char *mupci_msg_type_name(unsigned type)
 int mupci_msg_has_payload(unsigned type)
 {
     return type == MUPCI_MSG_GET_REPLY || type == MUPCI_MSG_PUT ||
-           type == MUPCI_MSG_BARRIER_UP || type == MUPCI_MSG_BARRIER_DOWN ||
+           type == MUPCI_MSG_BARRIER_ROUND ||
            type == MUPCI_MSG_RV_ARRIVE || type == MUPCI_MSG_ATOMIC ||
            type == MUPCI_MSG_PUT_MASKED || type == MUPCI_MSG_COLL;
 }

@@ -31,8 +31,7 @@
     X(PUT_MASKED, "store the `size` data bytes after the mask words whose bits are set") \
     X(ACK_REQ, "reply ACK(op) once every earlier message from this source is applied") \
     X(ACK, "one acknowledgement for the requester's op `op`")                           \
-    X(BARRIER_UP, "child arrived at barrier epoch `offset`; payload: name info")        \
-    X(BARRIER_DOWN, "barrier epoch `offset` complete; payload: name info")             \
+    X(BARRIER_ROUND, "barrier epoch `offset`, dissemination round `flags`; payload: name info") \
     X(GLOBAL_EXIT, "upc_global_exit(status = `size`); reply ACK(op)")                  \
     X(REPLY, "answer to request `op`: status in `flags`, two words in `offset`, `size`") \
     X(HEAP_ALLOC, "(thread 0) `size` bytes per thread from the symmetric heap; REPLY")  \

@@ -58,6 +58,7 @@ typedef struct arrival {
 typedef struct pending {
     uint64_t seq;
     arrival_t first; /* what the first thread to arrive passed */
+    uint16_t first_barriers; /* and how many barriers it had notified */
     int first_thread;
     int arrived;
     uint32_t *ops; /* ops[t]: thread t's request, once arrived */
@@ -74,6 +75,7 @@ static uint64_t next_new_seq; /* calls below this one have had an arrival */
 static uint64_t calls_made;  /* this thread's collective calls so far */
 static arrival_t last_call;  /* the last of them */
 static mupci_rv_barrier_probe_t barrier_probe;
+static uint16_t barriers_notified; /* carried by each call (flags) for the probe */
 static void (*call_hook)(void);
 static int nthreads;
 
@@ -112,7 +114,7 @@ void mupci_rendezvous(mupci_rv_kind_t kind, const uint64_t args[MUPCI_RV_NARGS],
     arrival_t a = make_arrival(kind, args, what, file, line);
     mupci_engine_lock();
     last_call = a;
-    mupci_msg_t m = {MUPCI_MSG_RV_ARRIVE, 0, 0, calls_made++, sizeof a};
+    mupci_msg_t m = {MUPCI_MSG_RV_ARRIVE, barriers_notified, 0, calls_made++, sizeof a};
     if (call_hook)
         call_hook();
     mupci_request_locked(0, &m, &a, sizeof a, result);
@@ -125,7 +127,7 @@ void mupci_rv_check(mupci_rv_kind_t kind, const uint64_t args[MUPCI_RV_NARGS],
     arrival_t a = make_arrival(kind, args, what, file, line);
     mupci_engine_lock();
     last_call = a;
-    mupci_msg_t m = {MUPCI_MSG_RV_ARRIVE, 0, 0, calls_made++, sizeof a};
+    mupci_msg_t m = {MUPCI_MSG_RV_ARRIVE, barriers_notified, 0, calls_made++, sizeof a};
     if (call_hook && kind != MUPCI_RV_MAIN_END)
         call_hook();
     if (mupc_mythread == 0)
@@ -146,6 +148,8 @@ uint64_t mupci_rv_calls_made(void) { return calls_made - (uint64_t)main_ended; }
 int mupci_rv_main_ended(void) { return main_ended; }
 
 void mupci_rv_set_barrier_probe(mupci_rv_barrier_probe_t probe) { barrier_probe = probe; }
+
+void mupci_rv_barrier_notified(void) { barriers_notified++; }
 
 void mupci_rv_set_call_hook(void (*hook)(void)) { call_hook = hook; }
 
@@ -171,7 +175,7 @@ void mupci_rv_main_end(void)
     mupci_engine_unlock();
 }
 
-static pending_t *find_or_add(uint64_t seq, const arrival_t *a, int src)
+static pending_t *find_or_add(uint64_t seq, const arrival_t *a, int src, uint16_t barriers)
 {
     if (seq < next_new_seq)
         for (pending_t *p = pendings; p; p = p->next)
@@ -186,6 +190,7 @@ static pending_t *find_or_add(uint64_t seq, const arrival_t *a, int src)
     p->seq = seq;
     p->first = *a;
     p->first_thread = src;
+    p->first_barriers = barriers;
     p->ops = ops;
     if (last_pending)
         last_pending->next = p;
@@ -251,11 +256,12 @@ static void mismatch(const pending_t *p, const arrival_t *a, int src)
 
 /* Thread 0: a call numbered seq, from src, cannot be met if thread 0 waits
  * in a barrier having made no more than seq calls (the probe). */
-static void check_against_barrier(uint64_t seq, const arrival_t *a, int src)
+static void check_against_barrier(uint64_t seq, const arrival_t *a, int src, uint16_t barriers)
 {
     const char *bwhat, *bfile;
     int bline;
-    if (!barrier_probe || a->kind == MUPCI_RV_MAIN_END || !barrier_probe(seq, &bwhat, &bfile, &bline))
+    if (!barrier_probe || a->kind == MUPCI_RV_MAIN_END ||
+        !barrier_probe(seq, barriers, &bwhat, &bfile, &bline))
         return;
     char call[320];
     describe(call, sizeof call, a);
@@ -267,7 +273,7 @@ static void check_against_barrier(uint64_t seq, const arrival_t *a, int src)
 void mupci_rv_barrier_wait_started(void)
 {
     for (pending_t *p = pendings; p; p = p->next)
-        check_against_barrier(p->seq, &p->first, p->first_thread);
+        check_against_barrier(p->seq, &p->first, p->first_thread, p->first_barriers);
 }
 
 static void mupci_handle_RV_ARRIVE(int src, const mupci_msg_t *m, const void *payload, size_t len)
@@ -279,8 +285,8 @@ static void mupci_handle_RV_ARRIVE(int src, const mupci_msg_t *m, const void *pa
     if (a.kind >= MUPCI_RV_NKINDS)
         mupci_fatal("internal error: collective arrival of kind %llu from thread %d",
                     (unsigned long long)a.kind, src);
-    check_against_barrier(m->offset, &a, src);
-    pending_t *p = find_or_add(m->offset, &a, src);
+    check_against_barrier(m->offset, &a, src, m->flags);
+    pending_t *p = find_or_add(m->offset, &a, src, m->flags);
     if (a.kind != p->first.kind || memcmp(a.args, p->first.args, sizeof a.args) != 0)
         mismatch(p, &a, src);
     p->ops[src] = m->op;

@@ -89,9 +89,13 @@ void mupci_rv_main_end(void);
 uint64_t mupci_rv_calls_made(void);
 int mupci_rv_main_ended(void);
 void mupci_rv_ahead_of_barrier(int waiter, uint64_t waiter_calls) __attribute__((noreturn));
-typedef int (*mupci_rv_barrier_probe_t)(uint64_t seq, const char **what, const char **file,
-                                        int *line);
+/* barriers: how many barriers the calling thread had notified (modulo
+ * 2^16) when it made call number seq; every call carries it. */
+typedef int (*mupci_rv_barrier_probe_t)(uint64_t seq, uint16_t barriers, const char **what,
+                                        const char **file, int *line);
 void mupci_rv_set_barrier_probe(mupci_rv_barrier_probe_t probe);
+/* Computation pthread: this thread notifies a barrier. */
+void mupci_rv_barrier_notified(void);
 /* Runs with the progress lock held each time this thread makes a call:
  * the barrier module compares with the arrivals it holds already. */
 void mupci_rv_set_call_hook(void (*hook)(void));

@@ -1,36 +1,42 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * barrier.c -- upc_barrier, upc_notify, upc_wait over a binary tree.
+ * barrier.c -- upc_barrier, upc_notify, upc_wait by dissemination.
  *
- * Notify: fence (every earlier put is applied), then arrive; a node that
- * has arrived and heard from all its children tells its parent (UP); the
- * root then releases everyone down the tree (DOWN).  Wait: drive progress
- * until DOWN for this epoch.  Threads may be at most one phase apart, so
- * state is kept per epoch parity: a fast child's UP for the next epoch
- * lands in the other slot.  A slot is cleared at the wait that consumes
- * it, which always happens before any thread can arrive two epochs later.
+ * Notify: fence (every earlier put is applied), then arrive.  Between the
+ * n node leaders (below) the barrier takes ceil(log2 n) rounds: in round
+ * k leader i sends what it knows to leader i + 2^k (mod n), once it has
+ * arrived and has heard round k - 1 from leader i - 2^(k-1); after the
+ * last round's message every leader has heard, directly or not, from
+ * every other, and releases itself.  No leader waits for another to tell
+ * it: with two leaders each sends one message and receives one, half the
+ * round trip of an UP and a DOWN through a tree.  Threads may be at most
+ * one phase apart, so state is kept per epoch parity: a fast leader's
+ * message for the next epoch lands in the other slot.  A slot is cleared
+ * at the wait that consumes it, which always happens before any thread
+ * can arrive two epochs later.
  *
- * Named barriers: each UP carries the value seen so far in the subtree and
- * which thread passed it; two different named values produce a mismatch
- * record that travels up and back down, and every thread's wait reports it.
+ * Named barriers: each message carries the value seen so far and which
+ * thread passed it; two different named values produce a mismatch record
+ * that every leader ends up with (merging is idempotent, so a record heard
+ * twice along two paths changes nothing), and every thread's wait reports
+ * it.
  *
  * The collective exit (main returned) is a barrier too, and it travels the
- * same way: each UP also says whether a thread of the subtree is at the
- * end of main and whether one is in any other barrier.  Both in one epoch
- * means a thread skipped a barrier (or made an extra one): every thread
- * learns it from DOWN and the job ends with where the waiting thread is,
+ * same way: each record also says whether a thread is at the end of main
+ * and whether one is in any other barrier.  Both in one epoch means a
+ * thread skipped a barrier (or made an extra one): every thread learns it
+ * at the release and the job ends with where the waiting thread is,
  * instead of releasing a user barrier with a thread that has left main.
  *
  * Hierarchical with on-node shared memory (shm, node.h): the threads of a
  * node group do not send messages.  Each member notifies by writing its
  * record and epoch into its control block; the group's leader (its lowest
- * thread) merges them, takes part in the tree, which spans only leaders,
+ * thread) merges them, takes part in the rounds, which span only leaders,
  * on the group's behalf, and publishes the release and result in its own
- * control block, which the members poll.  A member never needs the
- * leader's pthreads to act for it beyond that, and polls through
- * mupci_engine_wait, so an oversubscribed node yields instead of
- * spinning.  With shm off every thread is a group of one: the tree spans
- * all threads, as before.
+ * control block, which the members wait on: they spin briefly, then sleep
+ * on a futex word the release rings (base/wake.h), so an oversubscribed
+ * node neither spins nor yields.  With shm off every thread is a group of
+ * one: the rounds span all threads.
  */
 #include "upc/barrier.h"
 #include "transport/engine.h"
@@ -39,6 +45,7 @@
 #include "base/gasp_hooks.h"
 #include "transport/node.h"
 #include "cache/rcache.h"
+#include "base/wake.h"
 
 #include <stdatomic.h>
 #include <stdlib.h>
@@ -54,22 +61,26 @@ typedef struct name_info {
     uint64_t calls;       /* how many it had made when it notified */
 } name_info_t;
 
+#define MAX_ROUNDS 31 /* ceil(log2(leaders)); the rounds heard are bits of a uint32_t */
+
 typedef struct phase_state {
     int members_in; /* leader: every member of the group has arrived */
-    int children_arrived;
+    uint32_t rounds_in; /* bit k: round k's message has arrived */
+    int rounds_sent;
     int self_arrived;
-    int sent_up;
     int released;
-    name_info_t info;   /* merged over this subtree */
-    name_info_t result; /* merged over all threads (from DOWN) */
+    name_info_t info;   /* merged over what this leader has heard */
+    name_info_t result; /* merged over all threads, at the release */
 } phase_state_t;
 
 static phase_state_t phases[2];
 static uint64_t epoch;   /* notifies so far */
 static int notified;     /* between notify and wait */
+static int lock_kept;    /* leader: upc_barrier's notify left the progress lock held */
 static name_info_t mine; /* this thread's notify */
 static uint64_t calls_at_notify; /* leader, under the lock: mine.calls */
-static int me, nthreads, parent, nchildren, children[2];
+static int me, nthreads, nrounds, send_to[MAX_ROUNDS];
+static int has_peers; /* other leaders: the rounds are messages */
 
 /* In the control block of each thread of a group (node.h). */
 typedef struct node_slot {
@@ -77,16 +88,27 @@ typedef struct node_slot {
     _Atomic uint64_t released; /* leader: the last epoch it released */
     name_info_t info[2];       /* member: its notify, per epoch parity */
     name_info_t result[2];     /* leader: the merged result, per parity */
+    mupci_bell_t arrivals;     /* leader: rung by each member's notify, and by a
+                                * release its communication pthread made */
+    mupci_bell_t releases;     /* leader: rung by each release; members sleep on it */
+    _Atomic uint32_t count[2]; /* leader, flat: threads arrived, per parity */
 } node_slot_t;
 
-_Static_assert(sizeof(node_slot_t) <= MUPCI_NODE_CTL_PAGE - MUPCI_NODE_CTL_USER,
+_Static_assert(sizeof(node_slot_t) <= MUPCI_NODE_CTL_LOCK_WAKE,
                "the barrier slot must fit the control block's first page");
 
-static int barrier_probe(uint64_t seq, const char **what, const char **file, int *line);
+static int barrier_probe(uint64_t seq, uint16_t barriers, const char **what, const char **file,
+                         int *line);
+static int epoch_released(void);
 static void call_made(void);
 
 static const int *group; /* this thread's node group; group[0] leads it */
 static int group_size;
+/* The group is the whole job (one node, shm on): no messages at all.
+ * Every thread then arrives alike, and the last to arrive merges the
+ * records and releases the group (flat_arrive), so a release never waits
+ * for a sleeping leader to be woken first: one wake-up, not two. */
+static int flat;
 
 static node_slot_t *slot_of(int thread) { return mupci_node_ctl(thread); }
 static int is_member(void) { return group[0] != me; }
@@ -96,7 +118,7 @@ void mupci_barrier_init(int mythread, int threads)
     me = mythread;
     nthreads = threads;
     group = mupci_node_group(&group_size);
-    /* the tree spans the groups' leaders, in thread order */
+    /* the rounds span the groups' leaders, in thread order */
     int *leaders = malloc((size_t)threads * sizeof *leaders), nleaders = 0, index = -1;
     if (!leaders)
         mupci_fatal("out of memory");
@@ -106,10 +128,13 @@ void mupci_barrier_init(int mythread, int threads)
                 index = nleaders;
             leaders[nleaders++] = t;
         }
-    parent = index <= 0 ? -1 : leaders[(index - 1) / 2];
-    nchildren = 0;
-    for (int c = 2 * index + 1; index >= 0 && c <= 2 * index + 2 && c < nleaders; c++)
-        children[nchildren++] = leaders[c];
+    flat = group_size > 1 && nleaders == 1;
+    has_peers = nleaders > 1;
+    nrounds = 0;
+    while (index >= 0 && (1L << nrounds) < nleaders) {
+        send_to[nrounds] = leaders[(index + (1L << nrounds)) % nleaders];
+        nrounds++;
+    }
     free(leaders);
     if (mupci_node_sharing) /* node leaders: members arrive without a message */
         mupci_engine_register_progress(mupci_barrier_progress);
@@ -154,10 +179,10 @@ static void check_calls(uint64_t ep, const name_info_t *info)
         mupci_rv_ahead_of_barrier(info->calls_thread - 1, info->calls);
 }
 
-static void send_info(int dest, int type, uint64_t ep, const name_info_t *info)
+static void send_round(int round, uint64_t ep, const name_info_t *info)
 {
-    mupci_msg_t m = {(uint16_t)type, 0, 0, ep, sizeof *info};
-    mupci_engine_send(dest, &m, info, sizeof *info);
+    mupci_msg_t m = {MUPCI_MSG_BARRIER_ROUND, (uint16_t)round, 0, ep, sizeof *info};
+    mupci_engine_send(send_to[round], &m, info, sizeof *info);
 }
 
 static void release(uint64_t ep, const name_info_t *info)
@@ -165,12 +190,12 @@ static void release(uint64_t ep, const name_info_t *info)
     phase_state_t *ph = &phases[ep & 1];
     ph->result = *info;
     ph->released = 1;
-    for (int i = 0; i < nchildren; i++)
-        send_info(children[i], MUPCI_MSG_BARRIER_DOWN, ep, info);
     if (group_size > 1) {
         node_slot_t *mine_slot = slot_of(me);
         mine_slot->result[ep & 1] = *info;
         atomic_store_explicit(&mine_slot->released, ep, memory_order_release);
+        mupci_bell_ring(&mine_slot->releases);
+        mupci_bell_ring(&mine_slot->arrivals); /* the leader's computation pthread */
     }
 }
 
@@ -191,58 +216,58 @@ static int members_arrived(uint64_t ep, phase_state_t *ph)
     return 1;
 }
 
-/* Lock held: this thread has just made a collective call.  Children that
- * already reported the next barrier may have made fewer (the leader's
+/* Lock held: this thread has just made a collective call.  Leaders that
+ * already sent the next barrier's rounds may have made fewer (the leader's
  * members are compared on every progress pass). */
 static void call_made(void)
 {
     phase_state_t *ph = &phases[(epoch + 1) & 1];
-    if (ph->children_arrived > 0)
+    if (ph->rounds_in)
         check_calls(epoch + 1, &ph->info);
 }
 
-/* Lock held.  Pass the subtree's arrival up, or release from the root. */
+/* Lock held.  Send every round whose turn has come (a round once the
+ * previous one is heard; records heard early are merged at once, which
+ * only adds to what a round carries); release after the last. */
 static void try_advance(uint64_t ep)
 {
     phase_state_t *ph = &phases[ep & 1];
-    if (!ph->self_arrived || ph->children_arrived < nchildren || ph->sent_up)
+    if (!ph->self_arrived || ph->released || !members_arrived(ep, ph))
         return;
-    if (!members_arrived(ep, ph))
-        return;
-    ph->sent_up = 1;
-    if (parent < 0)
+    for (; ph->rounds_sent < nrounds; ph->rounds_sent++) {
+        uint32_t needed = (1u << ph->rounds_sent) - 1;
+        if ((ph->rounds_in & needed) != needed)
+            return;
+        send_round(ph->rounds_sent, ep, &ph->info);
+    }
+    uint32_t all = nrounds ? (uint32_t)((1ull << nrounds) - 1) : 0;
+    if (ph->rounds_in == all)
         release(ep, &ph->info);
-    else
-        send_info(parent, MUPCI_MSG_BARRIER_UP, ep, &ph->info);
 }
 
 static void check_epoch(int src, const mupci_msg_t *m)
 {
-    /* a child may be one notify ahead of us, never more */
+    /* another leader may be one notify ahead of us, never more */
     if (m->offset != epoch && m->offset != epoch + 1)
         mupci_fatal("internal error: barrier message for epoch %llu from thread %d at epoch "
                     "%llu",
                     (unsigned long long)m->offset, src, (unsigned long long)epoch);
 }
 
-static void mupci_handle_BARRIER_UP(int src, const mupci_msg_t *m, const void *payload, size_t len)
+static void mupci_handle_BARRIER_ROUND(int src, const mupci_msg_t *m, const void *payload,
+                                       size_t len)
 {
     name_info_t info;
     check_epoch(src, m);
+    if (m->flags >= nrounds)
+        mupci_fatal("internal error: barrier round %u from thread %d of %d rounds", m->flags,
+                    src, nrounds);
     memcpy(&info, payload, sizeof info);
     check_calls(m->offset, &info);
     phase_state_t *ph = &phases[m->offset & 1];
-    ph->children_arrived++;
+    ph->rounds_in |= 1u << m->flags;
     ph->info = merge(ph->info, info);
     try_advance(m->offset);
-}
-
-static void mupci_handle_BARRIER_DOWN(int src, const mupci_msg_t *m, const void *payload, size_t len)
-{
-    name_info_t info;
-    check_epoch(src, m);
-    memcpy(&info, payload, sizeof info);
-    release(m->offset, &info);
 }
 
 /* ---------------------------------------------------------------- */
@@ -256,9 +281,17 @@ static struct {
     int line;
 } root_wait;
 
-static int barrier_probe(uint64_t seq, const char **what, const char **file, int *line)
+/* A caller that had notified this barrier (or the next) has passed it,
+ * or is in it: the rounds between leaders may release other leaders
+ * before thread 0 hears its last round, so such a call is no skipped
+ * barrier.  One that had not has made the call where thread 0 has this
+ * barrier. */
+static int barrier_probe(uint64_t seq, uint16_t barriers, const char **what, const char **file,
+                         int *line)
 {
-    if (!root_wait.waiting || phases[epoch & 1].released || seq < mupci_rv_calls_made())
+    uint16_t behind = (uint16_t)((uint16_t)epoch - barriers);
+    if (!root_wait.waiting || epoch_released() || seq < mupci_rv_calls_made() || behind == 0 ||
+        behind == 0xffff)
         return 0;
     *what = root_wait.what;
     *file = root_wait.file;
@@ -276,6 +309,42 @@ static void root_wait_begin(const char *what, const char *file, int line)
     mupci_rv_barrier_wait_started();
 }
 
+/* Flat (one node, the whole job): publish this thread's record; the last
+ * of the group to arrive merges the records in thread order (as the
+ * leader would), resets the count for epoch + 2 (nobody arrives there
+ * before this release) and releases.  The count's read-modify-writes
+ * order every record before the last arrival's reads. */
+static void flat_arrive(void)
+{
+    node_slot_t *lead = slot_of(group[0]), *slot = slot_of(me);
+    slot->info[epoch & 1] = mine;
+    atomic_store_explicit(&slot->arrived, epoch, memory_order_release);
+    if ((int)atomic_fetch_add(&lead->count[epoch & 1], 1) + 1 < group_size)
+        return;
+    name_info_t info = lead->info[epoch & 1];
+    for (int i = 1; i < group_size; i++)
+        info = merge(info, slot_of(group[i])->info[epoch & 1]);
+    atomic_store(&lead->count[epoch & 1], 0);
+    lead->result[epoch & 1] = info;
+    atomic_store_explicit(&lead->released, epoch, memory_order_release);
+    mupci_bell_ring(&lead->releases);
+}
+
+/* Flat, the leader: arrive under the lock, since its communication
+ * pthread reads epoch (progress hook, thread 0's probe), and note what
+ * those need. */
+static void flat_leader_notify(int then_wait, int at_exit, const char *what, const char *file,
+                               int line)
+{
+    mupci_engine_lock();
+    epoch++;
+    flat_arrive();
+    calls_at_notify = mine.calls;
+    if (me == 0 && then_wait && !at_exit)
+        root_wait_begin(what, file, line);
+    mupci_engine_unlock();
+}
+
 /* then_wait: upc_barrier, whose wait follows at once (thread 0 marks
  * itself waiting here, under the lock it takes anyway). */
 static void notify(int named, int value, int at_exit, int then_wait, const char *what,
@@ -289,11 +358,24 @@ static void notify(int named, int value, int at_exit, int then_wait, const char 
     mupci_fence(file, line);
     mine = (name_info_t){named != 0, value, me, 0, 0, 0, at_exit ? me + 1 : 0,
                          at_exit ? 0 : me + 1, me + 1, mupci_rv_calls_made()};
+    mupci_rv_barrier_notified(); /* counts as epoch does: thread 0's probe compares */
+    if (flat && is_member()) {
+        epoch++;
+        flat_arrive();
+        notified = 1;
+        return;
+    }
+    if (flat) {
+        flat_leader_notify(then_wait, at_exit, what, file, line);
+        notified = 1;
+        return;
+    }
     if (is_member()) {
         epoch++;
         node_slot_t *slot = slot_of(me);
         slot->info[epoch & 1] = mine;
         atomic_store_explicit(&slot->arrived, epoch, memory_order_release);
+        mupci_bell_ring(&slot_of(group[0])->arrivals); /* a sleeping leader merges it */
         notified = 1;
         return;
     }
@@ -307,7 +389,10 @@ static void notify(int named, int value, int at_exit, int then_wait, const char 
     if (me == 0 && then_wait && !at_exit) /* the final barrier: the end-of-main checks */
         root_wait_begin(what, file, line);
     mupci_engine_flush_all();
-    mupci_engine_unlock();
+    if (then_wait) /* the wait that follows at once takes it over */
+        lock_kept = 1;
+    else
+        mupci_engine_unlock();
     notified = 1;
 }
 
@@ -328,10 +413,11 @@ int mupci_barrier_progress(void)
         if (atomic_load_explicit(&slot_of(group[i])->arrived, memory_order_acquire) > epoch)
             check_calls(epoch + 1, &slot_of(group[i])->info[(epoch + 1) & 1]);
     phase_state_t *ph = &phases[epoch & 1];
-    if (!ph->self_arrived || ph->sent_up)
+    if (flat || !ph->self_arrived || ph->released)
         return 0;
+    int sent = ph->rounds_sent;
     try_advance(epoch);
-    return ph->sent_up;
+    return ph->rounds_sent != sent || ph->released;
 }
 
 /* Leader: each pass of the engine's wait runs mupci_barrier_progress
@@ -343,23 +429,36 @@ static int leader_released(void *arg)
     return atomic_load_explicit(&slot_of(group[0])->released, memory_order_acquire) >= epoch;
 }
 
+/* Whether this thread's current epoch is released (lock held). */
+static int epoch_released(void) { return flat ? leader_released(NULL) : released(NULL); }
+
 /* The merged record of this epoch, once released. */
 static name_info_t wait_release(const char *what, const char *file, int line)
 {
     name_info_t result;
     if (is_member()) {
-        mupci_engine_wait(leader_released, NULL);
+        mupci_bell_t *bell = &slot_of(group[0])->releases;
+        mupci_engine_wait_sleep(leader_released, NULL, &bell->word, &bell->sleepers, 0);
         return slot_of(group[0])->result[epoch & 1];
     }
-    if (me == 0 && !mine.at_exit && !root_wait.waiting) { /* upc_wait after upc_notify */
+    /* one lock section for the whole wait (and upc_barrier's notify):
+     * each acquisition costs */
+    if (!lock_kept)
         mupci_engine_lock();
+    lock_kept = 0;
+    if (me == 0 && !mine.at_exit && !root_wait.waiting) /* upc_wait after upc_notify */
         root_wait_begin(what, file, line);
-        mupci_engine_unlock();
+    if (flat) {
+        mupci_bell_t *bell = &slot_of(me)->releases;
+        mupci_engine_wait_sleep_locked(leader_released, NULL, &bell->word, &bell->sleepers, 0);
+    } else if (group_size > 1) { /* members wake it; messages still need it across nodes */
+        mupci_bell_t *bell = &slot_of(me)->arrivals;
+        mupci_engine_wait_sleep_locked(released, NULL, &bell->word, &bell->sleepers, has_peers);
+    } else {
+        mupci_engine_wait_locked(released, NULL);
     }
-    mupci_engine_wait(released, NULL);
-    mupci_engine_lock();
     root_wait.waiting = 0;
-    result = phases[epoch & 1].result;
+    result = flat ? slot_of(me)->result[epoch & 1] : phases[epoch & 1].result;
     memset(&phases[epoch & 1], 0, sizeof phases[0]);
     mupci_engine_unlock();
     return result;
@@ -475,8 +574,7 @@ void mupc_wait(int named, int value, const char *file, int line)
 __attribute__((constructor)) static void register_handlers(void)
 {
     static const mupci_handler_entry_t handlers[] = {
-    {MUPCI_MSG_BARRIER_UP, mupci_handle_BARRIER_UP},
-    {MUPCI_MSG_BARRIER_DOWN, mupci_handle_BARRIER_DOWN},
+    {MUPCI_MSG_BARRIER_ROUND, mupci_handle_BARRIER_ROUND},
     };
     MUPCI_HANDLERS_REGISTER(handlers);
 }

@@ -19,8 +19,9 @@
  * On one node (shm, every thread of the job mapped here), the first
  * MUPCI_NODE_LOCK_SLOTS locks a thread hosts are ticket locks in its
  * control block instead (node.h): acquire takes a ticket with one
- * fetch-and-add and waits for it to be served, release serves the next
- * ticket.  Tickets are served in the order they were taken, so the locks
+ * fetch-and-add and waits for it to be served (spinning briefly, then
+ * asleep on a futex on the record's `serving` word), release serves the
+ * next ticket and wakes the sleepers, if any.  Tickets are served in the order they were taken, so the locks
  * stay FIFO-fair; release fences before serving the next ticket, and
  * acquire reads the ticket with acquire ordering, so the next holder sees
  * the critical section's writes.  Which path a lock takes depends only on
@@ -43,6 +44,7 @@
 #include "cache/rcache.h"
 #include "transport/rendezvous.h"
 #include "transport/request.h"
+#include "base/wake.h"
 
 #include <stdatomic.h>
 #include <stdlib.h>
@@ -81,6 +83,15 @@ static shm_lock_t *shm_record(int host, uint32_t slot)
     if (slot >= MUPCI_NODE_LOCK_SLOTS || !mupci_node_all_mapped())
         return NULL;
     return (shm_lock_t *)mupci_node_lock_records(host) + slot;
+}
+
+/* How many threads sleep on the ticket locks `host` hosts (its control
+ * block): the waiters sleep on their lock's `serving` word, and a release
+ * or free only makes the wake-up system call when this count is nonzero.
+ * One count for all of a host's locks keeps the records 16 bytes. */
+static _Atomic uint32_t *sleepers_of(int host)
+{
+    return (_Atomic uint32_t *)((char *)mupci_node_ctl(host) + MUPCI_NODE_CTL_LOCK_WAKE);
 }
 
 static lock_rec_t *table; /* locks this thread hosts */
@@ -235,6 +246,8 @@ static void free_slot(lock_rec_t *l, uint32_t slot)
     if (rec) { /* ticket waiters see the new generation and stop waiting */
         atomic_store(&rec->holder, -1);
         atomic_store(&rec->generation, l->generation + 1);
+        /* the word they sleep on must change (wake.h); they go by the generation */
+        mupci_wake_sleepers(&rec->serving, sleepers_of(mupc_mythread), 1);
     }
     turn_away_waiters(l);
     l->holder = -1;
@@ -380,10 +393,10 @@ static int ticket_served_or_freed(void *arg)
            atomic_load(&w->rec->generation) != w->generation;
 }
 
-/* Take a ticket and wait for it (waiting drives progress and yields like
- * every other wait), or, for upc_lock_attempt, take one only if it would be
+/* Take a ticket and wait for it (spin, then sleep on the record until a
+ * release or free wakes it), or, for upc_lock_attempt, take one only if it would be
  * served at once.  A waiter whose lock is freed stops with LOCK_STALE. */
-static int shm_acquire(shm_lock_t *rec, uint32_t generation, int attempt)
+static int shm_acquire(int host, shm_lock_t *rec, uint32_t generation, int attempt)
 {
     if (attempt) {
         uint32_t served = atomic_load_explicit(&rec->serving, memory_order_acquire);
@@ -393,7 +406,8 @@ static int shm_acquire(shm_lock_t *rec, uint32_t generation, int attempt)
     } else {
         ticket_wait_t w = {rec, atomic_fetch_add(&rec->next, 1), generation};
         if (!ticket_served_or_freed(&w))
-            mupci_engine_wait(ticket_served_or_freed, &w);
+            mupci_engine_wait_sleep(ticket_served_or_freed, &w, &rec->serving,
+                                    sleepers_of(host), 0);
         if (atomic_load(&rec->generation) != generation)
             return LOCK_STALE;
     }
@@ -419,7 +433,7 @@ static int acquire(const char *what, mupc_lock_t l, int attempt, const char *fil
         uint32_t generation = (uint32_t)(l.addr >> 32);
         if (atomic_load(&rec->generation) != generation)
             stale(what, l, file, line);
-        r.status = shm_acquire(rec, generation, attempt);
+        r.status = shm_acquire((int)l.thread, rec, generation, attempt);
     } else {
         mupci_msg_t m = {MUPCI_MSG_LOCK, (uint16_t)attempt, 0, l.addr, 0};
         mupci_request((int)l.thread, &m, NULL, 0, &r);
@@ -471,7 +485,8 @@ void mupc_unlock(mupc_lock_t l, const char *file, int line)
         if (atomic_load(&rec->generation) != (uint32_t)(l.addr >> 32))
             stale("upc_unlock", l, file, line); /* another thread freed it while held here */
         atomic_store(&rec->holder, -1);
-        atomic_fetch_add_explicit(&rec->serving, 1, memory_order_release);
+        atomic_fetch_add_explicit(&rec->serving, 1, memory_order_seq_cst);
+        mupci_wake_sleepers(&rec->serving, sleepers_of((int)l.thread), 0);
     } else { /* the host catches a lock freed meanwhile; `size` carries the line */
         mupci_msg_t m = {MUPCI_MSG_UNLOCK, 0, 0, l.addr, (uint64_t)(uint32_t)line};
         mupci_engine_lock();

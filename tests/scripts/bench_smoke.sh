@@ -21,7 +21,8 @@ for name in mpi.pingpong.rtt_us mpi.pingpong.bw_mbs mpi.rma_get_us mpi.barrier.u
             mupc.xlate.ptr_private_get_ns mupc.xlate.ptr_local_get_ns mupc.xlate.ptr_shm_get_ns \
             mupc.xlate.naive_kernel_s mupc.xlate.tuned_kernel_s mupc.xlate.forall_ns \
             mupc.xlate.forall_blocked_ns mupc.xlate.forall_private_ns \
-            mupc.io.write_bw_mbs mpi.io.write_bw_mbs; do
+            mupc.io.write_bw_mbs mpi.io.write_bw_mbs mupc.shm.barrier.us mupc.shm.barrier_4t_us \
+            mupc.sim2.barrier.us mupc.barrier_wait_wake_us mupc.shm.barrier_4t_loaded_us; do
     expect_output "prints $name" "^$name -?[0-9]+\\.[0-9]+$"
 done
 for name in mpi.bcast_8b_us mpi.allreduce_d_us mpi.alltoall_64k_mbs mupc.local.get_ns \
@@ -49,6 +50,9 @@ expect_output "prints the cache marks" "^mark vector_cached_vs_get "
 expect_output "prints the GASP marks" "^mark gasp_overhead_count_pct "
 expect_output "prints the translated-code mark" "^mark xlate_local_vs_private "
 expect_output "prints the translated-kernel mark" "^mark xlate_matmul_vs_hand "
+expect_output "prints the wake-up marks" "^mark barrier_wait_wake_vs_mpi "
+expect_output "and the loaded barrier's" "^mark shm_barrier_4t_loaded_us "
+expect_output "and the two-node barrier's" "^mark sim2_barrier_vs_mpi "
 plots=$(mktemp -d) # run-bench's output, for mupc-bench-plot below
 cp "$out" "$plots/run.txt"
 # The counting tool in bench/gasp_count really gets the events it is timed with.

@@ -6,7 +6,7 @@
 # memory: every access a message (shm = off, 2 and 4 threads) and two
 # simulated nodes (simulate_nodes = 2, 3 and 4 threads: threads of one
 # pretend node share memory, the others use messages, the cache and the
-# tree barrier between nodes).  Each run has a time limit, so a hang fails
+# barrier between nodes).  Each run has a time limit, so a hang fails
 # the test instead of the whole suite.  MUPC_TEST_THREADS="N ..." runs only
 # those thread counts, in the default layout.
 # Automake gives every extensionless test this driver, so the Check unit

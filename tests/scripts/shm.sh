@@ -77,4 +77,13 @@ for layout in "shm=on" "simulate_nodes=2"; do
             "reached the end of main .or called exit. while thread [0-3] waits in upc_barrier at "
     done
 done
+
+# Waiters asleep in a barrier or a lock on one node are woken by whoever
+# releases them: with sleeps of up to 100 ms, a waiter left to its
+# timeout would be released ~50 ms late; tests/mr/test_wake checks 30 ms.
+for n in 2 3 4; do
+    run "$n" 120 env MUPC_SHM=on MUPC_IDLE_SLEEP_MAX_US=100000 TEST_WAKE_MAX_MS=30 \
+        "$top_builddir/tests/mr/test_wake"
+    expect_status "test_wake, shm, $n threads, woken within 30 ms" 0
+done
 finish

@@ -1,0 +1,137 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * test_wake.c -- waiters that have gone to sleep are woken: a barrier
+ * (blocking and split phase) with one thread arriving ~50 ms late, each
+ * thread in turn; a lock held ~50 ms while every other thread queues on
+ * it; and at the end, upc_global_exit(0) from the last thread while the
+ * others sleep in a lock and in a barrier, which must end the job (status
+ * 0) instead of hanging or releasing them.  A waiter released early, or
+ * not seeing what the late thread wrote before arriving, fails.
+ *
+ * TEST_WAKE_MAX_MS=M (tests/scripts/shm.sh, with idle_sleep_max_us =
+ * 100000 so a sleep ends late unless it is woken): every waiter must be
+ * released within M ms of the late thread's arrival (of the unlock).
+ */
+#include "check.h"
+
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#define LATE_US 50000
+
+MUPC_SHARED_ARRAY(mark, long, 1, 1, MUPC_PER_THREAD)
+MUPC_SHARED_ARRAY(inside, long, 1, 1, MUPC_PER_THREAD)
+MUPC_SHARED_ARRAY(served, long, 1, 1, MUPC_PER_THREAD)
+MUPC_SHARED_ARRAY(stamp, double, 1, 1, MUPC_PER_THREAD)
+
+static double max_ms; /* TEST_WAKE_MAX_MS, or 0 */
+
+static double now_ms(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return ts.tv_sec * 1e3 + ts.tv_nsec * 1e-6;
+}
+
+/* Released within max_ms of `since` (another thread's clock reading:
+ * CLOCK_MONOTONIC is one clock on a machine). */
+static void woken_in_time(double since, const char *what)
+{
+    double delay = now_ms() - since;
+    CHECK(max_ms == 0 || delay < max_ms, "%s: released %.1f ms after the release (limit %.0f)",
+          what, delay, max_ms);
+}
+
+/* Thread `late` arrives LATE_US after the others, having written `value`
+ * into every thread's mark; the others wait (long enough to sleep). */
+static void late_barrier(int late, long value, int split)
+{
+    double t0 = now_ms();
+    if (MYTHREAD == late) {
+        usleep(LATE_US);
+        for (int t = 0; t < THREADS; t++) {
+            MUPC_PUT(long, MUPC_ELEM(mark, t), value);
+            MUPC_PUT(double, MUPC_ELEM(stamp, t), now_ms());
+        }
+    }
+    if (split) {
+        upc_notify(late);
+        upc_wait(late);
+    } else {
+        upc_barrier();
+    }
+    double waited = now_ms() - t0;
+    long seen = MUPC_GET(long, MUPC_ELEM(mark, MYTHREAD));
+    CHECK(seen == value, "late thread %d: mark %ld, expected %ld", late, seen, value);
+    CHECK(waited >= 0.8 * LATE_US / 1000, "released after %.1f ms, before thread %d arrived",
+          waited, late);
+    woken_in_time(MUPC_GET(double, MUPC_ELEM(stamp, MYTHREAD)), "barrier");
+}
+
+/* Thread 0 holds a lock LATE_US while the others queue
+ * on it; each then holds it alone for a moment. */
+static void slept_lock(upc_lock_t l)
+{
+    mupc_ptr_t in = MUPC_ELEM(inside, 0), count = MUPC_ELEM(served, 0);
+    if (MYTHREAD == 0) {
+        upc_lock(l);
+        MUPC_PUT_STRICT(long, count, 0);
+    }
+    upc_barrier();
+    double t0 = now_ms();
+    if (MYTHREAD == 0) {
+        usleep(LATE_US);
+    } else {
+        upc_lock(l);
+        CHECK(now_ms() - t0 >= 0.8 * LATE_US / 1000, "got the lock while thread 0 held it");
+        woken_in_time(MUPC_GET_STRICT(double, MUPC_ELEM(stamp, 0)), "lock");
+    }
+    CHECK_EQ_LL(MUPC_GET_STRICT(long, in), 0);
+    MUPC_PUT_STRICT(long, in, MYTHREAD + 1);
+    usleep(1000);
+    CHECK_EQ_LL(MUPC_GET_STRICT(long, in), MYTHREAD + 1);
+    MUPC_PUT_STRICT(long, in, 0);
+    MUPC_PUT_STRICT(long, count, MUPC_GET_STRICT(long, count) + 1);
+    MUPC_PUT_STRICT(double, MUPC_ELEM(stamp, 0), now_ms()); /* the next holder's start */
+    upc_unlock(l);
+    upc_barrier();
+    CHECK_EQ_LL(MUPC_GET_STRICT(long, count), THREADS);
+}
+
+/* The job ends with status 0 from the last thread's upc_global_exit;
+ * nobody may pass the lock or the barrier. */
+static void exit_while_asleep(upc_lock_t l)
+{
+    int last = THREADS - 1;
+    if (MYTHREAD == last)
+        upc_lock(l);
+    upc_barrier();
+    if (MYTHREAD == last) {
+        usleep(2 * LATE_US);
+        upc_global_exit(0);
+    }
+    if (MYTHREAD % 2)
+        upc_lock(l);
+    else
+        upc_barrier();
+    fprintf(stderr, "FAIL: thread %d passed a wait the last thread never released\n", MYTHREAD);
+    fflush(stderr);
+    upc_global_exit(1);
+}
+
+int main(void)
+{
+    const char *limit = getenv("TEST_WAKE_MAX_MS");
+    max_ms = limit ? atof(limit) : 0;
+    long value = 1;
+    for (int late = 0; late < THREADS; late++)
+        for (int split = 0; split < 2; split++)
+            late_barrier(late, value++, split);
+    upc_lock_t l = upc_all_lock_alloc();
+    slept_lock(l);
+    if (THREADS > 1)
+        exit_while_asleep(l);
+    upc_barrier();
+    return 0;
+}
