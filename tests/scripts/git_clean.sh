@@ -20,4 +20,14 @@ if [ -s "$out" ]; then
 else
     ok "the build leaves no untracked, unignored file"
 fi
+# Every UPC test program is in translator_tests, so that a release tarball
+# (and make check-sanitize, which builds from one) runs it too.
+git ls-files 'tests/upc/*.upc' | while read -r f; do
+    grep -q "^[[:space:]]*$f" translator/Makefile.inc || echo "$f"
+done > "$out"
+if [ -s "$out" ]; then
+    fail "UPC test programs missing from translator_tests in translator/Makefile.inc"
+else
+    ok "every UPC test program is distributed"
+fi
 finish
