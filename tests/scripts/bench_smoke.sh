@@ -21,7 +21,7 @@ for name in mpi.pingpong.rtt_us mpi.pingpong.bw_mbs mpi.rma_get_us mpi.barrier.u
             mupc.xlate.ptr_private_get_ns mupc.xlate.ptr_local_get_ns mupc.xlate.ptr_shm_get_ns \
             mupc.xlate.naive_kernel_s mupc.xlate.tuned_kernel_s mupc.xlate.forall_ns \
             mupc.xlate.forall_blocked_ns mupc.xlate.forall_private_ns \
-            mupc.io.write_bw_mbs mpi.io.write_bw_mbs; do
+            mupc.io.write_bw_mbs mpi.io.write_bw_mbs mupc.startup_16t_s mpi.startup_16t_s; do
     expect_output "prints $name" "^$name -?[0-9]+\\.[0-9]+$"
 done
 for name in mpi.bcast_8b_us mpi.allreduce_d_us mpi.alltoall_64k_mbs mupc.local.get_ns \
