@@ -281,7 +281,11 @@ static void start_mpi(int *argc, char ***argv)
         fprintf(stderr, "mupc: MPI_Init_thread failed\n");
         exit(1);
     }
-    MUPCI_MPI(MPI_Comm_dup(MPI_COMM_WORLD, &mupci_comm));
+    /* Non-blocking, waited for with sleeps (job.c): MPI_Comm_dup's
+     * context-id agreement busy-polls, costly when ranks outnumber cores. */
+    MPI_Request dup;
+    MUPCI_MPI(MPI_Comm_idup(MPI_COMM_WORLD, &mupci_comm, &dup));
+    mupci_job_wait(&dup);
     MUPCI_MPI(MPI_Comm_rank(mupci_comm, &mupc_mythread));
     MUPCI_MPI(MPI_Comm_size(mupci_comm, &mupc_threads));
     mupci_fatal_mpi_ready(1);
