@@ -17,4 +17,14 @@
 
 extern MPI_Comm mupci_comm;
 
+/* Start-up collectives over mupci_comm that give up the core while they
+ * wait.  MPICH busy-polls inside a blocking collective; at start-up, when
+ * ranks outnumber cores, the polling ranks took the CPU from the ones that
+ * still had work, and start-up ran several times slower than MPI_Init.
+ * These start the non-blocking collective, then test it with sleeps that
+ * grow from 20 us to 1 ms. */
+void mupci_job_wait(MPI_Request *req);
+void mupci_job_allgather(const void *mine, void *all, int bytes);
+void mupci_job_allreduce_min(void *inout, int count, MPI_Datatype type);
+
 #endif

@@ -68,8 +68,7 @@ void mupci_direct_init(int enabled, int mythread, int threads)
     if (enabled)
         (void)prctl(PR_SET_PTRACER, PR_SET_PTRACER_ANY, 0, 0, 0);
     peer_t me = {(int64_t)getpid(), (uint64_t)(uintptr_t)mupci_segment_base, 0};
-    MUPCI_MPI(MPI_Allgather(&me, (int)sizeof me, MPI_BYTE, peers, (int)sizeof me, MPI_BYTE,
-                            mupci_comm));
+    mupci_job_allgather(&me, peers, (int)sizeof me);
     nthreads = threads;
     for (int t = 0; t < threads; t++) {
         /* a thread whose segment is mapped here (shm) needs no kernel call */

@@ -11,6 +11,7 @@
 
 #include <errno.h>
 #include <stdarg.h>
+#include <stdio.h>
 #include <fcntl.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -40,14 +41,56 @@ static int *group, group_size;
 static int *leader_of; /* [thread]: the lowest thread of its group */
 static char *fallback; /* why this node uses messages after all, or NULL */
 
+/* A machine is named by its host name and its boot id: the boot id tells
+ * apart two machines given the same host name (cloned images), the host
+ * name two containers of one kernel.  The real key of a thread is the
+ * lowest thread of its machine. */
+typedef struct {
+    char host[64];
+    char boot[40];
+} machine_t;
+
+static int real_key = -1;
+
+static void my_machine(machine_t *m)
+{
+    memset(m, 0, sizeof *m);
+    if (gethostname(m->host, sizeof m->host - 1) != 0)
+        strcpy(m->host, "?");
+    FILE *f = fopen("/proc/sys/kernel/random/boot_id", "r");
+    if (f) {
+        if (!fgets(m->boot, sizeof m->boot, f))
+            m->boot[0] = 0;
+        fclose(f);
+    }
+}
+
+int mupci_node_discover(void)
+{
+    int threads = 0, mythread = 0, local = 0;
+    MUPCI_MPI(MPI_Comm_size(mupci_comm, &threads));
+    MUPCI_MPI(MPI_Comm_rank(mupci_comm, &mythread));
+    machine_t mine, *all = calloc((size_t)threads, sizeof *all);
+    if (!all)
+        mupci_fatal("out of memory");
+    my_machine(&mine);
+    mupci_job_allgather(&mine, all, (int)sizeof mine);
+    real_key = -1;
+    for (int t = 0; t < threads; t++)
+        if (memcmp(&all[t], &mine, sizeof mine) == 0) {
+            if (real_key < 0)
+                real_key = t;
+            local++;
+        }
+    free(all);
+    return local;
+}
+
 static int real_node_key(void)
 {
-    MPI_Comm node;
-    int leader = 0;
-    MUPCI_MPI(MPI_Comm_split_type(mupci_comm, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node));
-    MUPCI_MPI(MPI_Allreduce(&me, &leader, 1, MPI_INT, MPI_MIN, node));
-    MUPCI_MPI(MPI_Comm_free(&node));
-    return leader;
+    if (real_key < 0)
+        mupci_node_discover();
+    return real_key;
 }
 
 /* Settings every thread must share: the layout is computed by each. */
@@ -140,11 +183,14 @@ static void unmap_peers(void)
  * map all the others: the group is the same seen from each member. */
 static int node_agrees(int ok)
 {
-    MPI_Comm node;
-    int all = 0;
-    MUPCI_MPI(MPI_Comm_split(mupci_comm, node_of[me], me, &node));
-    MUPCI_MPI(MPI_Allreduce(&ok, &all, 1, MPI_INT, MPI_MIN, node));
-    MUPCI_MPI(MPI_Comm_free(&node));
+    int *oks = calloc((size_t)nthreads, sizeof *oks), all = ok;
+    if (!oks)
+        mupci_fatal("out of memory");
+    mupci_job_allgather(&ok, oks, (int)sizeof ok);
+    for (int t = 0; t < nthreads; t++)
+        if (node_of[t] == node_of[me] && !oks[t])
+            all = 0;
+    free(oks);
     return all;
 }
 
@@ -187,8 +233,7 @@ void mupci_node_init(int shm, int simulate_nodes, int mythread, int threads)
     card_t mine = {(int64_t)getpid(), (uint64_t)mupci_segment_bytes, mupci_segment_fd,
                    real_node_key(), shm, simulate_nodes, 0};
     card_t *cards = xcalloc((size_t)threads, sizeof *cards);
-    MUPCI_MPI(MPI_Allgather(&mine, (int)sizeof mine, MPI_BYTE, cards, (int)sizeof mine,
-                            MPI_BYTE, mupci_comm));
+    mupci_job_allgather(&mine, cards, (int)sizeof mine);
     check_same_settings(cards);
     int *real = xcalloc((size_t)threads, sizeof *real);
     for (int t = 0; t < threads; t++)
@@ -213,7 +258,7 @@ void mupci_node_init(int shm, int simulate_nodes, int mythread, int threads)
             group[group_size++] = t;
     mupci_node_sharing = group_size > 1;
     mapped_count = xcalloc((size_t)threads, sizeof *mapped_count);
-    MUPCI_MPI(MPI_Allgather(&group_size, 1, MPI_INT, mapped_count, 1, MPI_INT, mupci_comm));
+    mupci_job_allgather(&group_size, mapped_count, (int)sizeof group_size);
     find_leaders();
     if (fallback && first_of_node(node_of[me]) == me) /* one report per node */
         fprintf(stderr, "mupc: thread %d: node %d: its threads reach each other by messages, "

@@ -47,6 +47,11 @@ extern char **mupci_node_segments;
  * segments of this node's threads.  Falls back to messages for the whole
  * node (reported by mupci_node_describe) when any mapping fails. */
 void mupci_node_init(int shm, int simulate_nodes, int mythread, int threads);
+
+/* Which threads share this thread's machine, before mupci_node_init: one
+ * sleeping all-gather of host name and boot id (no communicator split, whose
+ * collectives busy-poll).  Returns the number of threads on this machine. */
+int mupci_node_discover(void);
 void mupci_node_finalize(void);
 
 static inline char *mupci_node_segment(int thread) { return mupci_node_segments[thread]; }

@@ -77,8 +77,8 @@ static void load_config(void)
      * prints the warnings. */
     FILE *warn = mupc_mythread == 0 ? stderr : NULL;
     int bad = mupci_config_load(&config, used, sizeof used, warn, err, sizeof err) != 0;
-    int mine = bad ? mupc_mythread : mupc_threads, first_bad = mupc_threads;
-    MUPCI_MPI(MPI_Allreduce(&mine, &first_bad, 1, MPI_INT, MPI_MIN, mupci_comm));
+    int first_bad = bad ? mupc_mythread : mupc_threads;
+    mupci_job_allreduce_min(&first_bad, 1, MPI_INT);
     if (first_bad == mupc_threads)
         return;
     if (first_bad == mupc_mythread) {
@@ -95,16 +95,6 @@ static void load_config(void)
  * bench/core measured 2 ranks on 2 cores at half the get latency when they
  * spin the full spin_polls (1.6 us against 3.3 us), so only the
  * computation pthreads are counted. */
-static int threads_on_this_node(void)
-{
-    MPI_Comm node;
-    int local = 1;
-    MUPCI_MPI(MPI_Comm_split_type(mupci_comm, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node));
-    MUPCI_MPI(MPI_Comm_size(node, &local));
-    MUPCI_MPI(MPI_Comm_free(&node));
-    return local;
-}
-
 static int node_oversubscribed(int local)
 {
     cpu_set_t set;
@@ -291,7 +281,11 @@ static void start_mpi(int *argc, char ***argv)
         fprintf(stderr, "mupc: MPI_Init_thread failed\n");
         exit(1);
     }
-    MUPCI_MPI(MPI_Comm_dup(MPI_COMM_WORLD, &mupci_comm));
+    /* Non-blocking, waited for with sleeps (job.c): MPI_Comm_dup's
+     * context-id agreement busy-polls, costly when ranks outnumber cores. */
+    MPI_Request dup;
+    MUPCI_MPI(MPI_Comm_idup(MPI_COMM_WORLD, &mupci_comm, &dup));
+    mupci_job_wait(&dup);
     MUPCI_MPI(MPI_Comm_rank(mupci_comm, &mupc_mythread));
     MUPCI_MPI(MPI_Comm_size(mupci_comm, &mupc_threads));
     mupci_fatal_mpi_ready(1);
@@ -325,7 +319,7 @@ static void resolve_segment_size(int threads_on_node)
     unsigned long long mine = mupci_config_auto_segment(memory, source, threads_on_node, why,
                                                         sizeof why);
     unsigned long long least = mine;
-    MUPCI_MPI(MPI_Allreduce(&mine, &least, 1, MPI_UNSIGNED_LONG_LONG, MPI_MIN, mupci_comm));
+    mupci_job_allreduce_min(&least, 1, MPI_UNSIGNED_LONG_LONG);
     if (least != mine)
         snprintf(why, sizeof why, "auto: the smallest over the job's nodes");
     mupci_config_set_auto_segment(&config, (size_t)least, why);
@@ -334,7 +328,7 @@ static void resolve_segment_size(int threads_on_node)
 static void start_runtime(void)
 {
     load_config();
-    int threads_on_node = threads_on_this_node();
+    int threads_on_node = mupci_node_discover();
     resolve_segment_size(threads_on_node);
     mupci_bounds_init(config.checks == MUPCI_CHECKS_BOUNDS); /* before the statics are placed */
     mupci_segment_init(config.segment_size, mupc_threads, config.shm);

@@ -22,7 +22,8 @@ for name in mpi.pingpong.rtt_us mpi.pingpong.bw_mbs mpi.rma_get_us mpi.barrier.u
             mupc.xlate.naive_kernel_s mupc.xlate.tuned_kernel_s mupc.xlate.forall_ns \
             mupc.xlate.forall_blocked_ns mupc.xlate.forall_private_ns \
             mupc.io.write_bw_mbs mpi.io.write_bw_mbs mupc.shm.barrier.us mupc.shm.barrier_4t_us \
-            mupc.sim2.barrier.us mupc.barrier_wait_wake_us mupc.shm.barrier_4t_loaded_us; do
+            mupc.sim2.barrier.us mupc.barrier_wait_wake_us mupc.shm.barrier_4t_loaded_us \
+            mupc.startup_16t_s mpi.startup_16t_s; do
     expect_output "prints $name" "^$name -?[0-9]+\\.[0-9]+$"
 done
 for name in mpi.bcast_8b_us mpi.allreduce_d_us mpi.alltoall_64k_mbs mupc.local.get_ns \
