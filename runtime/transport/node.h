@@ -9,7 +9,7 @@
  * property of each target thread, decided once at start-up; everything
  * that crosses nodes keeps the message engine.
  *
- * A "node" here is a real node (MPI_COMM_TYPE_SHARED) cut into the pretend
+ * A "node" here is a real node (same host name and boot id) cut into the pretend
  * nodes of simulate_nodes; threads of different pretend nodes never use
  * each other's memory.  With shm = off every thread is a node of its own
  * as far as mappings go (mupci_node_segment is NULL for every other
