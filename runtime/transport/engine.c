@@ -768,9 +768,16 @@ void mupci_engine_wake_comm(void)
 
 void mupci_engine_request_shutdown(int status)
 {
+    /* The first request's status wins, and it is stored before the flag
+     * is raised: the communication loop returns exit_status as soon as it
+     * sees the flag (upc_global_exit(1) at 1 thread once ended the job
+     * with status 0 when the loop looked in between). */
+    static atomic_int claimed;
     int expected = 0;
-    if (atomic_compare_exchange_strong(&shutdown_flag, &expected, 1))
+    if (atomic_compare_exchange_strong(&claimed, &expected, 1)) {
         atomic_store(&exit_status, status);
+        atomic_store(&shutdown_flag, 1);
+    }
     MUPCI_PT(pthread_mutex_lock(&wake_mx));
     MUPCI_PT(pthread_cond_broadcast(&wake_cv));
     MUPCI_PT(pthread_mutex_unlock(&wake_mx));

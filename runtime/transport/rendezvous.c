@@ -5,6 +5,7 @@
  */
 #include "transport/rendezvous.h"
 #include "transport/engine.h"
+#include "base/backoff.h"
 #include "base/fatal.h"
 
 #include <stdio.h>
@@ -138,6 +139,17 @@ void mupci_rv_check(mupci_rv_kind_t kind, const uint64_t args[MUPCI_RV_NARGS],
 }
 
 static void describe(char *text, size_t cap, const arrival_t *a);
+
+static int arrivals_in(void *deadline)
+{
+    return !pendings || mupci_now_ns() > *(const int64_t *)deadline;
+}
+
+void mupci_rv_wait_arrivals(int64_t timeout_ns)
+{
+    int64_t deadline = mupci_now_ns() + timeout_ns;
+    mupci_engine_wait(arrivals_in, &deadline);
+}
 
 static int main_ended; /* this thread's MAIN_END went: not a call of the program's */
 

@@ -78,6 +78,13 @@ void mupci_rv_check(mupci_rv_kind_t kind, const uint64_t args[MUPCI_RV_NARGS],
 /* main returned on this thread: a thread still inside a collective call
  * (or that makes one) is told at thread 0. */
 void mupci_rv_main_end(void);
+/* Thread 0, after the final barrier: wait (at most `timeout_ns`) until
+ * every thread's arrivals, the end of main's included, have been received
+ * and checked.  They are sent without a reply; the barrier on a node
+ * does not carry them, so without this thread 0 could finalize MPI with
+ * a peer's last one still on its way (unchecked, and a message MPI never
+ * matched). */
+void mupci_rv_wait_arrivals(int64_t timeout_ns);
 
 /* Collective calls and barriers must come in the same order on every
  * thread.  A barrier records how many collective calls its thread had made

@@ -264,6 +264,8 @@ static void end_of_main(int status)
     mupci_gasp_exit_event(GASP_UPC_COLLECTIVE_EXIT, GASP_START, NULL, 0, status);
     mupci_rv_main_end();
     mupci_barrier_exit(__FILE__, __LINE__);
+    if (mupc_mythread == 0) /* bounded: after a global exit a peer may be gone */
+        mupci_rv_wait_arrivals(2000000000LL);
     mupci_gasp_exit_event(GASP_UPC_COLLECTIVE_EXIT, GASP_END, NULL, 0, status);
     atomic_store(&main_returned, 1);
     mupci_engine_request_shutdown(status);
