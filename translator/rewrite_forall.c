@@ -385,6 +385,12 @@ static int affinity_object(rewriter_t *w, CXCursor aff, const canonical_t *l, CX
     return ok && clang_getCursorKind(strip(*ptr)) == CXCursor_DeclRefExpr;
 }
 
+/* A local pointer-to-shared variable that the body leaves alone. */
+static int unchanged_pointer(rewriter_t *w, CXCursor d, CXCursor body)
+{
+    return local_variable(d) && is_pts(w, clang_getCursorType(d)) && !modified_in(w, body, d);
+}
+
 /* AFF: `i`, or an element i of an array or pointer variable. */
 static int canonical_affinity(rewriter_t *w, CXCursor aff, CXCursor body, canonical_t *l)
 {
@@ -403,7 +409,7 @@ static int canonical_affinity(rewriter_t *w, CXCursor aff, CXCursor body, canoni
         return 0;
     if (shared_vector(w, d))
         l->kind = AFF_ARRAY;
-    else if (local_variable(d) && is_pts(w, clang_getCursorType(d)) && !modified_in(w, body, d))
+    else if (unchanged_pointer(w, d, body))
         l->kind = AFF_POINTER;
     else
         return 0;
@@ -460,7 +466,7 @@ static int same_pointer_layout(rewriter_t *w, const struct forall_priv *p, CXCur
     CXType t = clang_getCursorType(d);
     size_t from, to, decl = start_of(d);
     extent(p->body, &from, &to);
-    if (!local_variable(d) || !is_pts(w, t) || modified_in(w, p->body, d) || (decl >= from && decl < to))
+    if (!unchanged_pointer(w, d, p->body) || (decl >= from && decl < to))
         return 0; /* declared in the body, d does not exist before the loop */
     CXType pointee = clang_getPointeeType(canon(t));
     if (is_array(pointee) || canon(pointee).kind == CXType_Void)
@@ -730,6 +736,13 @@ static void emit_blocks_end(strbuf_t *o, const canonical_t *l, int n, int breaks
     sb_puts(o, "} else ");
 }
 
+/* The element type of privatized array or pointer variable d. */
+static CXType private_element(const canonical_t *l, CXCursor d)
+{
+    CXType t = clang_getCursorType(d);
+    return l->kind == AFF_POINTER ? clang_getPointeeType(canon(t)) : element_type(canon(t));
+}
+
 /* The privatized loop's pointers: element i's local address at the first i. */
 static void emit_private_bases(rewriter_t *w, strbuf_t *o, const struct forall_priv *p, size_t at)
 {
@@ -737,8 +750,7 @@ static void emit_private_bases(rewriter_t *w, strbuf_t *o, const struct forall_p
     int n = p->n;
     for (int k = 0; k < p->narrays; k++) {
         CXType t = clang_getCursorType(p->arrays[k]);
-        CXType e = l->kind == AFF_POINTER ? clang_getPointeeType(canon(t)) : element_type(canon(t));
-        char *es = spell(w, e);
+        char *es = spell(w, private_element(l, p->arrays[k]));
         if (l->kind == AFF_POINTER) {
             /* the affinity pointer (copied before the loop), or another one */
             CXString name = clang_getCursorSpelling(p->arrays[k]);
@@ -770,9 +782,7 @@ static void emit_private_checks(rewriter_t *w, strbuf_t *o, const struct forall_
     const canonical_t *l = p->loop;
     int n = p->n;
     for (int k = 0; k < p->narrays; k++) {
-        CXType t = clang_getCursorType(p->arrays[k]);
-        CXType e = l->kind == AFF_POINTER ? clang_getPointeeType(canon(t)) : element_type(canon(t));
-        char *es = spell(w, e), *row0;
+        char *es = spell(w, private_element(l, p->arrays[k])), *row0;
         if (l->kind == AFF_POINTER) {
             CXString name = clang_getCursorSpelling(p->arrays[k]);
             const char *v = clang_getCString(name);

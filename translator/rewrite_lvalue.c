@@ -290,14 +290,22 @@ static int names_variable(CXCursor c, const char *name)
     return is;
 }
 
-/* Whether clang evaluates c to the integer constant v. */
-static int is_int_value(CXCursor c, long long v)
+/* Whether clang evaluates c to an integer constant; its value in *v. */
+static int int_constant(CXCursor c, long long *v)
 {
     CXEvalResult r = clang_Cursor_Evaluate(c);
-    int is = r && clang_EvalResult_getKind(r) == CXEval_Int && clang_EvalResult_getAsLongLong(r) == v;
+    int is = r && clang_EvalResult_getKind(r) == CXEval_Int;
+    if (is)
+        *v = clang_EvalResult_getAsLongLong(r);
     if (r)
         clang_EvalResult_dispose(r);
     return is;
+}
+
+static int is_int_constant(CXCursor c)
+{
+    long long v;
+    return int_constant(c, &v);
 }
 
 /* Whether c is THREADS: the variable, or with static THREADS (-T N) the
@@ -305,8 +313,9 @@ static int is_int_value(CXCursor c, long long v)
  * whoever wrote the N). */
 static int names_threads(rewriter_t *w, CXCursor c)
 {
+    long long v;
     return names_variable(c, "mupc_threads") ||
-           (w->prelex->static_threads && is_int_value(c, w->prelex->static_threads));
+           (w->prelex->static_threads && int_constant(c, &v) && v == w->prelex->static_threads);
 }
 
 /* The X of an index written X * THREADS + MYTHREAD (either order of each
@@ -364,16 +373,6 @@ static char *pointer_own_element(rewriter_t *w, CXCursor c, CXCursor base, CXCur
     free(xs);
     free(leaf);
     return s;
-}
-
-/* Whether clang evaluates c to an integer constant. */
-static int is_int_constant(CXCursor c)
-{
-    CXEvalResult r = clang_Cursor_Evaluate(c);
-    int is = r && clang_EvalResult_getKind(r) == CXEval_Int;
-    if (r)
-        clang_EvalResult_dispose(r);
-    return is;
 }
 
 /* Splits an index written X * K + J (any order of either operation; J
