@@ -23,10 +23,12 @@
  * With PREFIX mupc.shm and 2 threads, also:
  *   mupc.barrier_wait_wake_us   from the last arrival at a barrier to the
  *                               release of a thread asleep in it (below)
+ *   mupc.coll_wait_wake_us      the same for a thread asleep in a broadcast
  * Every figure is the median over batches; results read back are checked.
  */
 #include <mupc_upc.h>
 #include <upc_atomic.h>
+#include <upc_collective.h>
 
 #include "timing.h"
 
@@ -140,6 +142,37 @@ static double wait_wake(const bench_plan_t *plan)
     return MYTHREAD == 1 ? bench_median(delay, rounds) : 0;
 }
 
+/* The same for a collective: thread 1 waits in a broadcast from thread 0,
+ * which calls it 5 ms late, stamping just before.  The broadcast is a
+ * message on the node (UPC_IN_NOSYNC: the wait is for the data itself),
+ * so the sleeper is woken by the sender's ring of its message bell. */
+static double coll_wait_wake(const bench_plan_t *plan)
+{
+    double delay[41];
+    int rounds = plan->quick ? 5 : 41;
+    mupc_ptr_t p = MUPC_ELEM(stamp, 1);
+    mupc_ptr_t dst = upc_all_alloc((size_t)THREADS, 8), src = upc_all_alloc(1, 8);
+    for (int r = 0; r < rounds; r++) {
+        upc_barrier();
+        if (MYTHREAD == 0) {
+            usleep(5000);
+            MUPC_PUT(long, src, r);
+            MUPC_PUT_STRICT(double, p, bench_now_us());
+        }
+        upc_all_broadcast(dst, src, 8, UPC_IN_NOSYNC | UPC_OUT_NOSYNC);
+        if (MYTHREAD == 1) {
+            delay[r] = bench_now_us() - MUPC_GET_STRICT(double, p);
+            long got = MUPC_GET(long, mupc_ptr_add(dst, 1, 8, 1));
+            if (got != r)
+                fail("broadcast", got, r);
+        }
+    }
+    upc_barrier();
+    upc_all_free(dst);
+    upc_all_free(src);
+    return MYTHREAD == 1 ? bench_median(delay, rounds) : 0;
+}
+
 int main(int argc, char **argv)
 {
     bench_plan_t plan = bench_plan(argc, argv);
@@ -186,6 +219,9 @@ int main(int argc, char **argv)
         double wake = wait_wake(&plan);
         if (MYTHREAD == 1)
             printf("mupc.barrier_wait_wake_us %.3f\n", wake);
+        double coll_wake = coll_wait_wake(&plan);
+        if (MYTHREAD == 1)
+            printf("mupc.coll_wait_wake_us %.3f\n", coll_wake);
     }
     upc_all_atomicdomain_free(d);
     return 0;

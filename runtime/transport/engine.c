@@ -122,6 +122,8 @@ void mupci_engine_lock_for_abort(void)
 /* Buffers, sends and data receives                                  */
 /* ================================================================ */
 
+static void ring_message_bell(int dest);
+
 static void *xrealloc(void *p, size_t n)
 {
     void *q = realloc(p, n);
@@ -260,6 +262,7 @@ void mupci_engine_send_data(const void *buf, size_t n, int dest, int tag, mupci_
         MUPCI_MPI(MPI_Isend(at + done, (int)piece, MPI_BYTE, dest, tag, mupci_comm, &req));
         track_send(req, NULL, op);
     }
+    ring_message_bell(dest);
 }
 
 void mupci_engine_recv_data(void *buf, size_t n, int src, int tag, mupci_op_t *op)
@@ -298,6 +301,23 @@ void mupci_engine_recv_data_now(void *buf, size_t n, int src, int tag)
 
 size_t mupci_engine_inline_max(void) { return cfg->batch_size - MUPCI_MSG_HEADER_BYTES; }
 
+/* A computation pthread of this node that waits for a message sleeps on
+ * its message bell (node.h); ring it once the message is with MPI.  The
+ * fence orders the send before the look at the sleeper count, against the
+ * sleeper's increment of that count before its last poll (sleep_on):
+ * either it finds the message or we find it asleep.  A message MPI has not
+ * made visible yet (a full queue, a large send) is found by the sleeper's
+ * next timed look: the bell only cuts sleeps short, no wait depends on it. */
+static void ring_message_bell(int dest)
+{
+    mupci_bell_t *bell = mupci_node_message_bell(dest);
+    if (!bell)
+        return;
+    mupci_node_fence();
+    if (atomic_load_explicit(&bell->sleepers, memory_order_relaxed))
+        mupci_bell_ring(bell);
+}
+
 static void flush_batch(int dest)
 {
     batch_t *b = &batches[dest];
@@ -309,6 +329,7 @@ static void flush_batch(int dest)
     b->buf = NULL;
     b->used = 0;
     b->urgent = 0;
+    ring_message_bell(dest);
 }
 
 /* A sender outside a handler that has too many sends in flight waits for
@@ -575,12 +596,15 @@ static int yield_if_quick(void)
 /* Lock held: sleep on *word until it changes (a wake), at most
  * timeout_ns, unless done or the job is ending.  The count goes up before
  * the last look at done, so a waker that made done true after that look
- * sees this sleeper (wake.h). */
+ * sees this sleeper (wake.h).  On the message bell that last look polls
+ * MPI first: the senders ring after their send (ring_message_bell). */
 static void sleep_on(_Atomic uint32_t *word, _Atomic uint32_t *sleepers,
-                     int (*done)(void *), void *arg, int64_t timeout_ns)
+                     int (*done)(void *), void *arg, int64_t timeout_ns, int poll_first)
 {
     uint32_t seen = atomic_load_explicit(word, memory_order_acquire);
     atomic_fetch_add_explicit(sleepers, 1, memory_order_seq_cst);
+    if (poll_first)
+        mupci_engine_progress(1);
     if (!done(arg) && !atomic_load(&shutdown_flag)) {
         mupci_engine_unlock();
         mupci_futex_wait(word, seen, timeout_ns);
@@ -592,12 +616,24 @@ static void sleep_on(_Atomic uint32_t *word, _Atomic uint32_t *sleepers,
 /* The lock stays held while spinning: nobody else needs it then (the
  * communication pthread stays away while we wait, see comm_defer), and
  * each release and re-acquire costs more than a poll.  It is released
- * around yields and sleeps.  With a futex word the sleeps are on it. */
+ * around yields and sleeps.  With a futex word the sleeps are on it;
+ * without one, when the node shares memory, on this thread's message bell,
+ * which on-node senders ring (their sleeps keep the ladder's lengths, as
+ * messages from other nodes ring nothing). */
 static void wait_loop(int (*done)(void *), void *arg, const mupci_backoff_policy_t *policy,
                       _Atomic uint32_t *word, _Atomic uint32_t *sleepers)
 {
     mupci_backoff_t b;
     mupci_backoff_init(&b, policy);
+    int message_bell = 0;
+    if (!word) {
+        mupci_bell_t *bell = mupci_node_message_bell(mupc_mythread);
+        if (bell) {
+            word = &bell->word;
+            sleepers = &bell->sleepers;
+            message_bell = 1;
+        }
+    }
     for (;;) {
         int work = mupci_engine_progress(1);
         if (done(arg))
@@ -619,7 +655,7 @@ static void wait_loop(int (*done)(void *), void *arg, const mupci_backoff_policy
         if (word && action == MUPCI_BACKOFF_YIELD && yield_if_quick())
             continue;
         if (word) { /* a sleep, or a yield while yields are slow */
-            sleep_on(word, sleepers, done, arg, sleep_ns ? sleep_ns : b.sleep_ns);
+            sleep_on(word, sleepers, done, arg, sleep_ns ? sleep_ns : b.sleep_ns, message_bell);
             if (done(arg)) /* woken: leave before a whole progress pass */
                 break;
             continue;

@@ -4,6 +4,7 @@
  */
 #define _GNU_SOURCE
 #include "transport/node.h"
+#include "base/wake.h"
 #include "transport/engine.h"
 #include "base/fatal.h"
 #include "mupc_ext.h"
@@ -300,6 +301,17 @@ void *mupci_node_ctl(int thread)
 {
     char *segment = mupci_node_segments[thread];
     return segment ? segment + mupci_segment_bytes + MUPCI_NODE_CTL_USER : NULL;
+}
+
+_Static_assert(MUPCI_NODE_CTL_BELL >= sizeof(int64_t) &&
+                   MUPCI_NODE_CTL_BELL + sizeof(mupci_bell_t) <= MUPCI_NODE_CTL_USER,
+               "the message bell sits between the pid word and mupci_node_ctl's part");
+
+struct mupci_bell *mupci_node_message_bell(int thread)
+{
+    char *segment = mupci_node_sharing ? mupci_node_segments[thread] : NULL;
+    return segment ? (struct mupci_bell *)(segment + mupci_segment_bytes + MUPCI_NODE_CTL_BELL)
+                   : NULL;
 }
 
 void *mupci_node_lock_records(int thread)

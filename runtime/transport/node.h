@@ -32,6 +32,7 @@
  * on-node lock the thread hosts (lock.c).  Pages are only allocated when
  * touched, so the lock area costs nothing until locks are used. */
 #define MUPCI_NODE_CTL_PAGE 4096 /* pid word (64 bytes), then the barrier's slot */
+#define MUPCI_NODE_CTL_BELL 8    /* after the pid: the message bell (engine.c) */
 #define MUPCI_NODE_CTL_USER 64   /* where mupci_node_ctl's part starts */
 /* The lock sleeper count's offset in mupci_node_ctl's part (lock.c); the
  * barrier's slot ends before it. */
@@ -99,6 +100,11 @@ int mupci_node_all_mapped(void);
  * and its lock records. */
 void *mupci_node_ctl(int thread);
 void *mupci_node_lock_records(int thread);
+/* The bell a thread's computation pthread sleeps on while it waits for a
+ * message, rung by whoever of the node sends it one (engine.c); NULL
+ * unless the thread is in this process's group and the group shares
+ * memory (mupci_node_sharing). */
+struct mupci_bell *mupci_node_message_bell(int thread);
 
 /* One line per node: "node 0: threads 0-1 (shared memory)"; thread 0 of
  * the job calls it for `verbose` and mupc-nodes prints it. */

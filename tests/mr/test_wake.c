@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * test_wake.c -- waiters that have gone to sleep are woken: a barrier
- * (blocking and split phase) with one thread arriving ~50 ms late, each
- * thread in turn; a lock held ~50 ms while every other thread queues on
+ * (blocking and split phase) and a broadcast with one thread arriving
+ * ~50 ms late, each thread in turn; a lock held ~50 ms while every other thread queues on
  * it; and at the end, upc_global_exit(0) from the last thread while the
  * others sleep in a lock and in a barrier, which must end the job (status
  * 0) instead of hanging or releasing them.  A waiter released early, or
@@ -14,6 +14,8 @@
  */
 #include "check.h"
 
+#include <upc_collective.h>
+
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
@@ -24,6 +26,8 @@ MUPC_SHARED_ARRAY(mark, long, 1, 1, MUPC_PER_THREAD)
 MUPC_SHARED_ARRAY(inside, long, 1, 1, MUPC_PER_THREAD)
 MUPC_SHARED_ARRAY(served, long, 1, 1, MUPC_PER_THREAD)
 MUPC_SHARED_ARRAY(stamp, double, 1, 1, MUPC_PER_THREAD)
+MUPC_SHARED_ARRAY(bcast_src, long, 1, 1, MUPC_PER_THREAD)
+MUPC_SHARED_ARRAY(bcast_dst, long, 1, 1, MUPC_PER_THREAD)
 
 static double max_ms; /* TEST_WAKE_MAX_MS, or 0 */
 
@@ -67,6 +71,31 @@ static void late_barrier(int late, long value, int split)
     CHECK(waited >= 0.8 * LATE_US / 1000, "released after %.1f ms, before thread %d arrived",
           waited, late);
     woken_in_time(MUPC_GET(double, MUPC_ELEM(stamp, MYTHREAD)), "barrier");
+}
+
+/* Thread `late` calls a broadcast LATE_US after the others, which wait
+ * in it for its data (NOSYNC: a message on the node, so the sleeper is
+ * woken by the sender's ring of its message bell, engine.c). */
+static void late_broadcast(int late, long value)
+{
+    double t0 = now_ms();
+    if (MYTHREAD == late) {
+        usleep(LATE_US);
+        MUPC_PUT(long, MUPC_ELEM(bcast_src, late), value);
+        for (int t = 0; t < THREADS; t++)
+            MUPC_PUT(double, MUPC_ELEM(stamp, t), now_ms());
+    }
+    upc_all_broadcast(MUPC_ELEM(bcast_dst, 0), MUPC_ELEM(bcast_src, late), sizeof(long),
+                      UPC_IN_NOSYNC | UPC_OUT_NOSYNC);
+    long seen = MUPC_GET(long, MUPC_ELEM(bcast_dst, MYTHREAD));
+    CHECK(seen == value, "broadcast from thread %d: got %ld, expected %ld", late, seen, value);
+    if (MYTHREAD != late) {
+        double waited = now_ms() - t0;
+        CHECK(waited >= 0.8 * LATE_US / 1000,
+              "left a broadcast after %.1f ms, before thread %d called it", waited, late);
+        woken_in_time(MUPC_GET(double, MUPC_ELEM(stamp, MYTHREAD)), "broadcast");
+    }
+    upc_barrier();
 }
 
 /* Thread 0 holds a lock LATE_US while the others queue
@@ -128,6 +157,8 @@ int main(void)
     for (int late = 0; late < THREADS; late++)
         for (int split = 0; split < 2; split++)
             late_barrier(late, value++, split);
+    for (int late = 0; late < THREADS; late++)
+        late_broadcast(late, value++);
     upc_lock_t l = upc_all_lock_alloc();
     slept_lock(l);
     if (THREADS > 1)

@@ -78,7 +78,7 @@ for layout in "shm=on" "simulate_nodes=2"; do
     done
 done
 
-# Waiters asleep in a barrier or a lock on one node are woken by whoever
+# Waiters asleep in a barrier, a broadcast or a lock on one node are woken by whoever
 # releases them: with sleeps of up to 100 ms, a waiter left to its
 # timeout would be released ~50 ms late; tests/mr/test_wake checks 30 ms.
 for n in 2 3 4; do
