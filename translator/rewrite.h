@@ -30,6 +30,7 @@ typedef struct rewriter {
     CXCursor *definitions; /* the declaration defining each file-scope shared object (rewrite_decl.c) */
     size_t ndefinitions;
     struct forall_priv *priv; /* the privatized copy of a upc_forall body being generated (rewrite_forall.c) */
+    struct hoist_state *hoist; /* reads hoisted out of loops (rewrite_hoist.c) */
 } rewriter_t;
 
 /* Edits into fix that rewrite each type name operand of sizeof or

@@ -77,6 +77,8 @@ static char *implicit(rewriter_t *w, CXCursor c, CXCursor in)
         return addr(w, in); /* the address of element 0 */
     if (is_shared(w, from) && !is_shared(w, to)) {
         char *own = forall_private(w, in); /* owned by construction in a upc_forall */
+        if (!own)
+            own = hoisted_read(w, in); /* read once in a loop */
         return own ? own : read_shared(w, in);
     }
     if (is_pts(w, to) && !is_pts(w, from)) {

@@ -85,6 +85,10 @@ char *affinity_test(rewriter_t *w, CXCursor call, int depth_var);
 int forall_owned_iterations(rewriter_t *w, CXCursor c, kids_t ks, CXCursor body, CXCursor call);
 char *forall_private(rewriter_t *w, CXCursor c);
 
+/* rewrite_hoist.c */
+void hoist_loop(rewriter_t *w, CXCursor loop);
+char *hoisted_read(rewriter_t *w, CXCursor c);
+
 /* rewrite_decl.c */
 char *shared_object_text(rewriter_t *w, CXCursor d);
 char *declaration_text(rewriter_t *w, CXCursor d, int file_scope);

@@ -230,6 +230,9 @@ static void for_statement(rewriter_t *w, CXCursor c)
     size_t s, e, semi[2];
     extent(c, &s, &e);
     header_semicolons(w, s, e, semi);
+    int forall = forall_marker(w, body, &call);
+    if (!forall)
+        hoist_loop(w, c); /* before the header: its reads may be hoisted too */
     for (int i = 0; i < ks.n - 1; i++) {
         size_t at = start_of(ks.v[i]);
         if (clang_isExpression(clang_getCursorKind(ks.v[i])))
@@ -237,7 +240,7 @@ static void for_statement(rewriter_t *w, CXCursor c)
         else
             walk(w, ks.v[i]);
     }
-    if (!forall_marker(w, body, &call)) {
+    if (!forall) {
         walk(w, body);
         free(ks.v);
         return;
@@ -295,6 +298,8 @@ void walk(rewriter_t *w, CXCursor c)
         for_statement(w, c);
         return;
     }
+    if (k == CXCursor_WhileStmt || k == CXCursor_DoStmt)
+        hoist_loop(w, c);
     kids_t ks = children(c, 0);
     for (int i = 0; i < ks.n; i++) {
         int cond = clang_isExpression(clang_getCursorKind(ks.v[i])) &&

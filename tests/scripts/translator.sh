@@ -342,6 +342,47 @@ if [ "$(grep -c 'mupc_static_t twice__mupc = ' "$tmp/shape.c")" = 1 ] &&
 else
     fail "a shared object declared twice has one descriptor"
 fi
+# A pointer-to-shared read from shared memory in a loop that cannot change
+# it is read once per loop (rewrite_hoist.c); a strict access, a fence, a
+# call or a store of a pointer-to-shared in the loop keeps every read, and
+# so does --gasp (every access keeps its event).
+# hoisted NAME WANT [FLAGS...]: translate $tmp/NAME.upc, expect WANT (yes|no)
+hoisted() {
+    name=$1 want=$2
+    shift 2
+    "$top_builddir/translator/mupc-translate" --prelude "$top_srcdir/translator/prelude" \
+        --runtime-include "$top_srcdir/include" "$@" -o "$tmp/$name.c" "$tmp/$name.upc" > "$out" 2>&1
+    if grep -q '__mupc_h[0-9]*_ok = 1' "$tmp/$name.c"; then got=yes; else got=no; fi
+    if [ "$got" = "$want" ]; then ok "loop read hoisted in $name $*: $want"
+    else fail "loop read hoisted in $name $*: $got, want $want"; fi
+}
+for body in plain '{ strict shared int *f = 0; *f = 1; }' 'upc_fence;' 'g();' \
+    'd[MYTHREAD].arr = 0;'; do
+    case $body in
+    plain) name=hoist_plain body= want=yes ;;
+    *strict*) name=hoist_strict want=no ;;
+    upc_fence*) name=hoist_fence want=no ;;
+    g*) name=hoist_call want=no ;;
+    *) name=hoist_store want=no ;;
+    esac
+    cat > "$tmp/$name.upc" <<UPC
+#include <upc.h>
+typedef struct { shared [] double *arr; } d_t;
+shared d_t d[THREADS];
+void g(void);
+double f(int n)
+{
+    double s = 0;
+    for (int i = 0; i < n; i++) {
+        s += d[MYTHREAD].arr[i];
+        $body
+    }
+    return s;
+}
+UPC
+    hoisted "$name" "$want"
+done
+hoisted hoist_plain no --gasp
 # A freed atomic domain is refused, naming the line that used it.
 cat > "$tmp/domain.upc" <<'UPC'
 #include <upc.h>

@@ -1,0 +1,433 @@
+/* SPDX-License-Identifier: MIT */
+/* rewrite_hoist.c -- pointers-to-shared read from shared memory, read once
+ * per loop instead of once per iteration.
+ *
+ * A distributed array is often reached through a pointer stored in shared
+ * memory: `u[MYTHREAD].arr[i]`, `dir[t]->data[k]` (NAS MG, FT).  Each
+ * access first reads that pointer, and the C compiler cannot keep it in a
+ * register across iterations: the loop's other accesses may call into the
+ * runtime (their path for other nodes), and a call may write anything.
+ * The rewriter knows more: a loop with no calls, no strict access, no label
+ * and no store that could change a pointer-to-shared (a store of that type,
+ * of a character type or of a structure) cannot change one, so the relaxed
+ * read of a pointer-to-shared at an address invariant in the loop may
+ * return the same value every time (UPC 1.3 §5.1.2.3 lets relaxed reads be
+ * served from an earlier read when no strict access or fence intervenes;
+ * the runtime's cache does the same).  Such a read becomes
+ *
+ *   (__mupc_hN_ok ? __mupc_hN : (__mupc_hN_ok = 1, __mupc_hN = READ))
+ *
+ * with the two variables declared in a block put around the loop: the read
+ * happens at its first use, inside the loop as before (a loop that runs no
+ * iteration reads nothing, so no read is made that the program did not
+ * make), and once.  An address is invariant when it is built from integer
+ * constants, MYTHREAD, THREADS, shared objects, and local scalars declared
+ * before the loop that the loop does not assign and whose address the
+ * function never takes, through [], ., ->, arithmetic and casts.  The
+ * hoisting goes to the outermost loop that qualifies.  With GASP events on
+ * (--gasp) nothing is hoisted: every access keeps its event.
+ */
+#include "rewrite_internal.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+typedef struct hoisted_read {
+    size_t start, end; /* the extent of the shared lvalue read */
+    int id;            /* __mupc_h<id> */
+} hoisted_read_t;
+
+typedef struct hoist_loop {
+    size_t start, end; /* where the block opens and closes */
+    char *open;        /* "{ T __mupc_hN = {0}; int __mupc_hN_ok = 0; ..." */
+} hoist_loop_t;
+
+struct hoist_state {
+    hoisted_read_t *reads;
+    size_t nreads, cap_reads;
+    hoist_loop_t *loops;
+    size_t nloops, cap_loops;
+};
+
+/* Calls that write no memory a loop could read (errno aside). */
+static const char *const harmless_calls[] = {
+    "sqrt", "fabs", "exp", "log", "pow", "sin", "cos", "tan", "floor", "ceil", "fmin", "fmax",
+    "abs", "labs", "llabs", "sqrtf", "fabsf", "expf", "logf", "powf", "sinf", "cosf", NULL,
+};
+
+static int harmless_call(CXCursor call)
+{
+    CXString name = clang_getCursorSpelling(call);
+    const char *n = clang_getCString(name);
+    int ok = 0;
+    for (int i = 0; harmless_calls[i] && !ok; i++)
+        ok = !strcmp(n, harmless_calls[i]);
+    clang_disposeString(name);
+    return ok;
+}
+
+static int within(CXCursor c, size_t s, size_t e)
+{
+    size_t cs, ce;
+    extent(c, &cs, &ce);
+    return cs >= s && ce <= e;
+}
+
+/* ---- what a loop does ---- */
+
+typedef struct loop_scan {
+    rewriter_t *w;
+    size_t s, e;       /* the loop's extent */
+    int unsafe;        /* a call, a strict access, a label, asm, or a store that may change a pts */
+    CXCursor *assigned; /* private variables the loop assigns */
+    int nassigned, cap;
+    CXCursor *reads; /* candidate reads: shared pts lvalues read */
+    int nreads, cap_reads;
+} loop_scan_t;
+
+static void push(CXCursor **v, int *n, int *cap, CXCursor c)
+{
+    if (*n == *cap) {
+        *cap = *cap ? 2 * *cap : 16;
+        *v = realloc(*v, (size_t)*cap * sizeof **v);
+        if (!*v)
+            abort();
+    }
+    (*v)[(*n)++] = c;
+}
+
+/* A store's target: a private variable is noted; anything else is unsafe
+ * when it could hold a pointer-to-shared or alias one (character types and
+ * structures), or when it is strict. */
+static void note_store(loop_scan_t *l, CXCursor target)
+{
+    CXCursor t = strip(target);
+    CXType ty = canon(clang_getCursorType(t));
+    if (clang_getCursorKind(t) == CXCursor_DeclRefExpr && !is_shared(l->w, ty)) {
+        push(&l->assigned, &l->nassigned, &l->cap, clang_getCursorReferenced(t));
+        return;
+    }
+    CXType leaf = canon(leaf_type(ty));
+    int may_alias = is_pts(l->w, ty) || leaf.kind == CXType_Record ||
+                    leaf.kind == CXType_Char_S || leaf.kind == CXType_Char_U ||
+                    leaf.kind == CXType_SChar || leaf.kind == CXType_UChar ||
+                    canon(ty).kind == CXType_Record;
+    if (may_alias || (is_shared(l->w, ty) && strict_of(l->w, ty, start_of(t))))
+        l->unsafe = 1;
+}
+
+static void scan(loop_scan_t *l, CXCursor c)
+{
+    if (l->unsafe)
+        return;
+    enum CXCursorKind k = clang_getCursorKind(c);
+    CXCursor in;
+    switch (k) {
+    case CXCursor_CallExpr:
+        if (!harmless_call(c))
+            l->unsafe = 1;
+        break;
+    case CXCursor_LabelStmt:
+    case CXCursor_AsmStmt:
+    case CXCursor_MSAsmStmt:
+        l->unsafe = 1;
+        break;
+    case CXCursor_BinaryOperator:
+        if (clang_getCursorBinaryOperatorKind(c) == CXBinaryOperator_Assign) {
+            kids_t ks = children(c, 1);
+            if (ks.n == 2)
+                note_store(l, ks.v[0]);
+            free(ks.v);
+        }
+        break;
+    case CXCursor_CompoundAssignOperator: {
+        kids_t ks = children(c, 1);
+        if (ks.n == 2)
+            note_store(l, ks.v[0]);
+        free(ks.v);
+        break;
+    }
+    case CXCursor_UnaryOperator: {
+        enum CXUnaryOperatorKind op = clang_getCursorUnaryOperatorKind(c);
+        if (op == CXUnaryOperator_PostInc || op == CXUnaryOperator_PreInc ||
+            op == CXUnaryOperator_PostDec || op == CXUnaryOperator_PreDec) {
+            kids_t ks = children(c, 1);
+            if (ks.n == 1)
+                note_store(l, ks.v[0]);
+            free(ks.v);
+        }
+        break;
+    }
+    case CXCursor_UnexposedExpr:
+        if (is_wrapper(c, &in)) {
+            CXType from = clang_getCursorType(in), to = clang_getCursorType(c);
+            if (is_shared(l->w, from) && !is_shared(l->w, to) && !is_array(from)) {
+                if (strict_of(l->w, from, start_of(in)))
+                    l->unsafe = 1;
+                else if (is_pts(l->w, from))
+                    push(&l->reads, &l->nreads, &l->cap_reads, in);
+            }
+        }
+        break;
+    default:
+        break;
+    }
+    kids_t ks = children(c, 0);
+    for (int i = 0; i < ks.n; i++)
+        scan(l, ks.v[i]);
+    free(ks.v);
+}
+
+/* ---- invariant addresses ---- */
+
+/* Whether the function around decl takes its address (&v) anywhere. */
+static int address_taken_in(CXCursor c, CXCursor decl)
+{
+    if (clang_getCursorKind(c) == CXCursor_UnaryOperator &&
+        clang_getCursorUnaryOperatorKind(c) == CXUnaryOperator_AddrOf) {
+        kids_t ks = children(c, 1);
+        int hit = ks.n == 1 && clang_getCursorKind(strip(ks.v[0])) == CXCursor_DeclRefExpr &&
+                  clang_equalCursors(clang_getCursorReferenced(strip(ks.v[0])), decl);
+        free(ks.v);
+        if (hit)
+            return 1;
+    }
+    kids_t ks = children(c, 0);
+    int hit = 0;
+    for (int i = 0; i < ks.n && !hit; i++)
+        hit = address_taken_in(ks.v[i], decl);
+    free(ks.v);
+    return hit;
+}
+
+static int named(CXCursor c, const char *name)
+{
+    CXString n = clang_getCursorSpelling(c);
+    int is = !strcmp(clang_getCString(n), name);
+    clang_disposeString(n);
+    return is;
+}
+
+/* A variable whose value the loop cannot change: a shared object (its
+ * address is what is used), MYTHREAD or THREADS, or a local scalar of the
+ * function declared before the loop, not static, not assigned in the loop,
+ * its address never taken. */
+static int invariant_variable(loop_scan_t *l, CXCursor ref)
+{
+    if (named(ref, "mupc_mythread") || named(ref, "mupc_threads"))
+        return 1;
+    CXCursor d = clang_getCursorReferenced(ref);
+    enum CXCursorKind dk = clang_getCursorKind(d);
+    if (dk != CXCursor_VarDecl && dk != CXCursor_ParmDecl)
+        return 0;
+    CXType t = clang_getCursorType(d);
+    if (is_shared(l->w, t))
+        return 1;
+    CXCursor fn = clang_getCursorSemanticParent(d);
+    if (clang_getCursorKind(fn) != CXCursor_FunctionDecl || clang_Cursor_getStorageClass(d) == CX_SC_Static ||
+        is_array(t) || canon(t).kind == CXType_Record || within(d, l->s, l->e))
+        return 0;
+    for (int i = 0; i < l->nassigned; i++)
+        if (clang_equalCursors(l->assigned[i], d))
+            return 0;
+    return !address_taken_in(fn, d);
+}
+
+static int invariant(loop_scan_t *l, CXCursor c)
+{
+    CXCursor in;
+    enum CXCursorKind k = clang_getCursorKind(c);
+    if (is_wrapper(c, &in)) {
+        CXType from = clang_getCursorType(in), to = clang_getCursorType(c);
+        if (is_shared(l->w, from) && !is_shared(l->w, to) && !is_array(from))
+            return 0; /* a shared read inside: not hoisted with it */
+        return invariant(l, in);
+    }
+    switch (k) {
+    case CXCursor_IntegerLiteral:
+    case CXCursor_CharacterLiteral:
+    case CXCursor_UnaryExpr: /* sizeof, _Alignof */
+        return 1;
+    case CXCursor_DeclRefExpr:
+        return invariant_variable(l, c);
+    case CXCursor_BinaryOperator: {
+        enum CXBinaryOperatorKind op = clang_getCursorBinaryOperatorKind(c);
+        if (op < CXBinaryOperator_Mul || op > CXBinaryOperator_Or)
+            return 0; /* assignments, comma, pointer-to-member */
+        break;
+    }
+    case CXCursor_UnaryOperator: {
+        enum CXUnaryOperatorKind op = clang_getCursorUnaryOperatorKind(c);
+        if (op != CXUnaryOperator_Plus && op != CXUnaryOperator_Minus && op != CXUnaryOperator_Not &&
+            op != CXUnaryOperator_LNot && op != CXUnaryOperator_Deref)
+            return 0;
+        break;
+    }
+    case CXCursor_MemberRefExpr:
+    case CXCursor_ArraySubscriptExpr:
+    case CXCursor_CStyleCastExpr:
+        break;
+    default:
+        return 0;
+    }
+    /* [], . and unary * only on shared data: not private memory the loop
+     * may write through a pointer */
+    int deref = k == CXCursor_UnaryOperator &&
+                clang_getCursorUnaryOperatorKind(c) == CXUnaryOperator_Deref;
+    if ((k == CXCursor_ArraySubscriptExpr || k == CXCursor_MemberRefExpr || deref) &&
+        !is_shared(l->w, clang_getCursorType(c)))
+        return 0;
+    kids_t ks = children(c, 1);
+    int ok = ks.n > 0;
+    for (int i = 0; i < ks.n && ok; i++)
+        ok = invariant(l, ks.v[i]);
+    free(ks.v);
+    return ok;
+}
+
+/* ---- the rewriter's side ---- */
+
+static struct hoist_state *state(rewriter_t *w)
+{
+    if (!w->hoist && !(w->hoist = calloc(1, sizeof *w->hoist)))
+        abort();
+    return w->hoist;
+}
+
+static int registered(struct hoist_state *h, size_t s, size_t e)
+{
+    for (size_t i = 0; i < h->nreads; i++)
+        if (h->reads[i].start == s && h->reads[i].end == e)
+            return 1;
+    return 0;
+}
+
+/* The text of c without white space: reads with equal text in one loop
+ * name the same variables (all declared outside it) and are one read. */
+static char *key_of(rewriter_t *w, CXCursor c)
+{
+    char *t = source(w, c), *o = t;
+    for (const char *i = t; *i; i++)
+        if (*i != ' ' && *i != '\t' && *i != '\n')
+            *o++ = *i;
+    *o = 0;
+    return t;
+}
+
+static void add_read(struct hoist_state *h, size_t s, size_t e, int id)
+{
+    if (h->nreads == h->cap_reads) {
+        h->cap_reads = h->cap_reads ? 2 * h->cap_reads : 16;
+        h->reads = realloc(h->reads, h->cap_reads * sizeof *h->reads);
+        if (!h->reads)
+            abort();
+    }
+    h->reads[h->nreads++] = (hoisted_read_t){s, e, id};
+}
+
+/* The block around the loop [s, e), its declarations in `open`. */
+static void add_loop(struct hoist_state *h, size_t s, size_t e, char *open)
+{
+    if (h->nloops == h->cap_loops) {
+        h->cap_loops = h->cap_loops ? 2 * h->cap_loops : 8;
+        h->loops = realloc(h->loops, h->cap_loops * sizeof *h->loops);
+        if (!h->loops)
+            abort();
+    }
+    h->loops[h->nloops++] = (hoist_loop_t){s, e, open};
+}
+
+static void emit_block(rewriter_t *w, const hoist_loop_t *lp)
+{
+    edits_add(&w->edits, lp->start, lp->start, xstrdup(lp->open));
+    edits_add(&w->edits, lp->end, lp->end, xstrdup(" }"));
+}
+
+/* Where a loop statement ends: past its ';' unless it ends with a '}'. */
+static size_t loop_end(rewriter_t *w, CXCursor loop)
+{
+    size_t s, e;
+    extent(loop, &s, &e);
+    return e > s && w->text[e - 1] == '}' ? e : past_semicolon(w, e);
+}
+
+/* Scan a for, while or do loop about to be walked; mark its hoistable reads. */
+void hoist_loop(rewriter_t *w, CXCursor loop)
+{
+    if (w->gasp)
+        return;
+    struct hoist_state *h = state(w);
+    size_t s, e;
+    extent(loop, &s, &e);
+    for (size_t i = 0; i < h->nloops; i++)
+        if (h->loops[i].start == s) { /* walked again (a upc_forall body emitted twice) */
+            emit_block(w, &h->loops[i]);
+            return;
+        }
+    loop_scan_t l = {w, s, e, 0, NULL, 0, 0, NULL, 0, 0};
+    scan(&l, loop);
+    strbuf_t open;
+    sb_init(&open);
+    char **keys = NULL;
+    int *ids = NULL, nkeys = 0;
+    for (int i = 0; i < l.nreads && !l.unsafe; i++) {
+        size_t rs, re;
+        extent(l.reads[i], &rs, &re);
+        if (registered(h, rs, re) || !invariant(&l, l.reads[i]))
+            continue;
+        char *key = key_of(w, l.reads[i]);
+        int id = -1;
+        for (int k = 0; k < nkeys && id < 0; k++)
+            if (!strcmp(keys[k], key))
+                id = ids[k];
+        if (id < 0) {
+            id = next_temp(w);
+            keys = realloc(keys, (size_t)(nkeys + 1) * sizeof *keys);
+            ids = realloc(ids, (size_t)(nkeys + 1) * sizeof *ids);
+            if (!keys || !ids)
+                abort();
+            ids[nkeys] = id;
+            keys[nkeys++] = key;
+            char *ts = spell(w, clang_getCursorType(l.reads[i]));
+            sb_printf(&open, "%s __mupc_h%d = {0}; int __mupc_h%d_ok = 0; ", ts, id, id);
+            free(ts);
+        } else {
+            free(key);
+        }
+        add_read(h, rs, re, id);
+    }
+    for (int k = 0; k < nkeys; k++)
+        free(keys[k]);
+    free(keys);
+    free(ids);
+    free(l.assigned);
+    free(l.reads);
+    if (!nkeys) {
+        sb_free(&open);
+        return;
+    }
+    char *decls = sb_take(&open);
+    add_loop(h, s, loop_end(w, loop), xasprintf("{ %s", decls));
+    free(decls);
+    emit_block(w, &h->loops[h->nloops - 1]);
+}
+
+/* The text of the read of shared lvalue c if a loop hoisted it, else NULL. */
+char *hoisted_read(rewriter_t *w, CXCursor c)
+{
+    if (!w->hoist)
+        return NULL;
+    size_t s, e;
+    extent(c, &s, &e);
+    for (size_t i = 0; i < w->hoist->nreads; i++) {
+        const hoisted_read_t *r = &w->hoist->reads[i];
+        if (r->start == s && r->end == e) {
+            char *read = read_shared(w, c);
+            char *t = xasprintf("(__mupc_h%d_ok ? __mupc_h%d : (__mupc_h%d_ok = 1, __mupc_h%d = %s))", r->id,
+                                r->id, r->id, r->id, read);
+            free(read);
+            return t;
+        }
+    }
+    return NULL;
+}
