@@ -11,6 +11,11 @@
  *                                 mupc.private.get_ns reads volatile longs)
  *   mupc.xlate.ptr_local_get_ns   ns per read p[j], element of this thread
  *   mupc.xlate.ptr_shm_get_ns     ns per read p[j], element of the next thread
+ *   mupc.xlate.dir_local_get_ns   ns per read rows[MYTHREAD].arr[j]: this thread's
+ *                                 row of upc_alloc'd ints, reached through a
+ *                                 pointer-to-shared stored in shared memory
+ *                                 (NAS MG's and FT's pattern; the translator
+ *                                 reads the pointer once per loop)
  * (fastest of the rounds; --quick runs fewer reads). */
 #include <upc.h>
 #include <stdio.h>
@@ -20,6 +25,11 @@
 
 #define PER_THREAD 65536 /* 256 KiB of ints per thread, as bench/xlate_local */
 static int priv[PER_THREAD];
+
+typedef struct {
+    shared [] int *arr;
+} row_t;
+shared row_t rows[THREADS];
 
 static double now_ns(void)
 {
@@ -41,6 +51,19 @@ static long timed_reads(shared int *p, const unsigned *at, long reads, double *b
     return sum;
 }
 
+/* the same through rows[MYTHREAD].arr */
+static long timed_row_reads(const unsigned *at, long reads, double *best)
+{
+    long sum = 0;
+    double t0 = now_ns();
+    for (long k = 0; k < reads; k++)
+        sum += rows[MYTHREAD].arr[at[k]];
+    double per = (now_ns() - t0) / reads;
+    if (per < *best)
+        *best = per;
+    return sum;
+}
+
 int main(int argc, char **argv)
 {
     int quick = argc > 1 && !strcmp(argv[1], "--quick");
@@ -56,12 +79,14 @@ int main(int argc, char **argv)
         own[k] = idx[k] * THREADS + MYTHREAD;
         next[k] = idx[k] * THREADS + neighbour;
     }
+    rows[MYTHREAD].arr = (shared [] int *)upc_alloc(PER_THREAD * sizeof(int));
     for (int i = 0; i < PER_THREAD; i++) {
         priv[i] = i;
         p[i * THREADS + MYTHREAD] = i; /* this thread's own elements */
+        rows[MYTHREAD].arr[i] = i;
     }
     upc_barrier;
-    double best_priv = 1e30, best_local = 1e30, best_shm = 1e30;
+    double best_priv = 1e30, best_local = 1e30, best_shm = 1e30, best_row = 1e30;
     long sum = 0;
     for (long r = 0; r < rounds; r++) {
         double t0 = now_ns();
@@ -72,13 +97,14 @@ int main(int argc, char **argv)
             best_priv = per;
         sum += timed_reads(p, own, reads, &best_local);
         sum += timed_reads(p, next, reads, &best_shm);
+        sum += timed_row_reads(idx, reads, &best_row);
     }
     long want = 0;
     for (long k = 0; k < reads; k++)
         want += idx[k];
-    if (sum != 3 * rounds * want) {
+    if (sum != 4 * rounds * want) {
         fprintf(stderr, "xlate_ptr: thread %d read wrong values (sum %ld, want %ld)\n", MYTHREAD, sum,
-                3 * rounds * want);
+                4 * rounds * want);
         return 1;
     }
     upc_barrier;
@@ -86,7 +112,9 @@ int main(int argc, char **argv)
         printf("mupc.xlate.ptr_private_get_ns %.3f\n", best_priv);
         printf("mupc.xlate.ptr_local_get_ns %.3f\n", best_local);
         printf("mupc.xlate.ptr_shm_get_ns %.3f\n", best_shm);
+        printf("mupc.xlate.dir_local_get_ns %.3f\n", best_row);
     }
+    upc_free(rows[MYTHREAD].arr);
     upc_all_free(p);
     free(idx);
     free(own);
