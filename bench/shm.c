@@ -24,14 +24,22 @@
  *   mupc.barrier_wait_wake_us   from the last arrival at a barrier to the
  *                               release of a thread asleep in it (below)
  *   mupc.coll_wait_wake_us      the same for a thread asleep in a broadcast
+ *   mupc.futex_wake_us          the floor under both: a bare futex wake of
+ *                               the other process, asleep in FUTEX_WAIT
  * Every figure is the median over batches; results read back are checked.
  */
 #include <mupc_upc.h>
 #include <upc_atomic.h>
+#include <upc_castable.h>
 #include <upc_collective.h>
 
 #include "timing.h"
 
+#include <linux/futex.h>
+#include <math.h>
+#include <stdatomic.h>
+#include <stdint.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 
 enum { BIG = 1 << 20 };
@@ -41,6 +49,8 @@ MUPC_SHARED_ARRAY(counter, long long, 1, 1, MUPC_PER_THREAD)
 MUPC_SHARED_ARRAY(handle, mupc_ptr_t, 1, 1, MUPC_PER_THREAD)
 MUPC_SHARED_ARRAY(bulk, char, BIG, BIG, MUPC_PER_THREAD)
 MUPC_SHARED_ARRAY(stamp, double, 1, 1, MUPC_PER_THREAD)
+MUPC_SHARED_ARRAY(ping, uint32_t, 1, 1, MUPC_PER_THREAD)
+MUPC_SHARED_ARRAY(ping_mapped, long, 1, 1, MUPC_PER_THREAD)
 
 static const char *prefix;
 static int target; /* THREADS / 2 */
@@ -173,6 +183,38 @@ static double coll_wait_wake(const bench_plan_t *plan)
     return MYTHREAD == 1 ? bench_median(delay, rounds) : 0;
 }
 
+/* The floor under both: a bare futex wake between the two processes.
+ * Thread 1 sleeps in FUTEX_WAIT on a word of its segment; thread 0, 5 ms
+ * later, stamps, bumps the word through its mapping and wakes it.  NAN
+ * when the word is not mapped here (shm off). */
+static double futex_wake(const bench_plan_t *plan)
+{
+    double delay[41];
+    int rounds = plan->quick ? 5 : 41;
+    mupc_ptr_t p = MUPC_ELEM(stamp, 1);
+    _Atomic uint32_t *w = upc_cast(MUPC_ELEM(ping, 1));
+    if (MYTHREAD == 0)
+        MUPC_PUT_STRICT(long, MUPC_ELEM(ping_mapped, 0), w != NULL);
+    upc_barrier();
+    if (!MUPC_GET_STRICT(long, MUPC_ELEM(ping_mapped, 0)))
+        return NAN;
+    for (int r = 0; r < rounds; r++) {
+        upc_barrier();
+        if (MYTHREAD == 0) {
+            usleep(5000);
+            MUPC_PUT_STRICT(double, p, bench_now_us());
+            atomic_fetch_add(w, 1);
+            syscall(SYS_futex, (uint32_t *)w, FUTEX_WAKE, 1, NULL, NULL, 0);
+        } else if (MYTHREAD == 1) {
+            uint32_t seen = atomic_load(w);
+            while (atomic_load(w) == seen)
+                syscall(SYS_futex, (uint32_t *)w, FUTEX_WAIT, seen, NULL, NULL, 0);
+            delay[r] = bench_now_us() - MUPC_GET_STRICT(double, p);
+        }
+    }
+    return MYTHREAD == 1 ? bench_median(delay, rounds) : 0;
+}
+
 int main(int argc, char **argv)
 {
     bench_plan_t plan = bench_plan(argc, argv);
@@ -222,6 +264,9 @@ int main(int argc, char **argv)
         double coll_wake = coll_wait_wake(&plan);
         if (MYTHREAD == 1)
             printf("mupc.coll_wait_wake_us %.3f\n", coll_wake);
+        double floor = futex_wake(&plan);
+        if (MYTHREAD == 1 && !isnan(floor))
+            printf("mupc.futex_wake_us %.3f\n", floor);
     }
     upc_all_atomicdomain_free(d);
     return 0;
