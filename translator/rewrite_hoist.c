@@ -7,9 +7,9 @@
  * access first reads that pointer, and the C compiler cannot keep it in a
  * register across iterations: the loop's other accesses may call into the
  * runtime (their path for other nodes), and a call may write anything.
- * The rewriter knows more: a loop with no calls, no strict access, no label
- * and no store that could change a pointer-to-shared (a store of that type,
- * of a character type or of a structure) cannot change one, so the relaxed
+ * The rewriter knows more: a loop with no calls, no strict or volatile
+ * access, no label and no store that could change a pointer-to-shared (a
+ * store of that type, of a character type or of a structure) cannot change one, so the relaxed
  * read of a pointer-to-shared at an address invariant in the loop may
  * return the same value every time (UPC 1.3 §5.1.2.3 lets relaxed reads be
  * served from an earlier read when no strict access or fence intervenes;
@@ -122,6 +122,10 @@ static void scan(loop_scan_t *l, CXCursor c)
         return;
     enum CXCursorKind k = clang_getCursorKind(c);
     CXCursor in;
+    if (clang_isExpression(k) && clang_isVolatileQualifiedType(clang_getCursorType(c))) {
+        l->unsafe = 1; /* a volatile access: every access is made, none is moved */
+        return;
+    }
     switch (k) {
     case CXCursor_CallExpr:
         if (!harmless_call(c))

@@ -343,9 +343,9 @@ else
     fail "a shared object declared twice has one descriptor"
 fi
 # A pointer-to-shared read from shared memory in a loop that cannot change
-# it is read once per loop (rewrite_hoist.c); a strict access, a fence, a
-# call or a store of a pointer-to-shared in the loop keeps every read, and
-# so does --gasp (every access keeps its event).
+# it is read once per loop (rewrite_hoist.c); a strict or volatile access,
+# a fence, a barrier, a call or a store of a pointer-to-shared in the loop
+# keeps every read, and so does --gasp (every access keeps its event).
 # hoisted NAME WANT [FLAGS...]: translate $tmp/NAME.upc, expect WANT (yes|no)
 hoisted() {
     name=$1 want=$2
@@ -357,10 +357,12 @@ hoisted() {
     else fail "loop read hoisted in $name $*: $got, want $want"; fi
 }
 for body in plain '{ strict shared int *f = 0; *f = 1; }' 'upc_fence;' 'g();' \
-    'd[MYTHREAD].arr = 0;'; do
+    'd[MYTHREAD].arr = 0;' '{ volatile int v = 1; s += v; }' 'upc_barrier;'; do
     case $body in
     plain) name=hoist_plain body= want=yes ;;
     *strict*) name=hoist_strict want=no ;;
+    *volatile*) name=hoist_volatile want=no ;;
+    upc_barrier*) name=hoist_barrier want=no ;;
     upc_fence*) name=hoist_fence want=no ;;
     g*) name=hoist_call want=no ;;
     *) name=hoist_store want=no ;;
