@@ -116,6 +116,16 @@ static void note_store(loop_scan_t *l, CXCursor target)
         l->unsafe = 1;
 }
 
+/* An assignment, compound assignment or ++/-- with `operands` operands:
+ * its first is the store's target. */
+static void note_target(loop_scan_t *l, CXCursor c, int operands)
+{
+    kids_t ks = children(c, 1);
+    if (ks.n == operands)
+        note_store(l, ks.v[0]);
+    free(ks.v);
+}
+
 static void scan(loop_scan_t *l, CXCursor c)
 {
     if (l->unsafe)
@@ -137,29 +147,17 @@ static void scan(loop_scan_t *l, CXCursor c)
         l->unsafe = 1;
         break;
     case CXCursor_BinaryOperator:
-        if (clang_getCursorBinaryOperatorKind(c) == CXBinaryOperator_Assign) {
-            kids_t ks = children(c, 1);
-            if (ks.n == 2)
-                note_store(l, ks.v[0]);
-            free(ks.v);
-        }
+        if (clang_getCursorBinaryOperatorKind(c) == CXBinaryOperator_Assign)
+            note_target(l, c, 2);
         break;
-    case CXCursor_CompoundAssignOperator: {
-        kids_t ks = children(c, 1);
-        if (ks.n == 2)
-            note_store(l, ks.v[0]);
-        free(ks.v);
+    case CXCursor_CompoundAssignOperator:
+        note_target(l, c, 2);
         break;
-    }
     case CXCursor_UnaryOperator: {
         enum CXUnaryOperatorKind op = clang_getCursorUnaryOperatorKind(c);
         if (op == CXUnaryOperator_PostInc || op == CXUnaryOperator_PreInc ||
-            op == CXUnaryOperator_PostDec || op == CXUnaryOperator_PreDec) {
-            kids_t ks = children(c, 1);
-            if (ks.n == 1)
-                note_store(l, ks.v[0]);
-            free(ks.v);
-        }
+            op == CXUnaryOperator_PostDec || op == CXUnaryOperator_PreDec)
+            note_target(l, c, 1);
         break;
     }
     case CXCursor_UnexposedExpr:
