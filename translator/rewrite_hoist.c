@@ -80,19 +80,25 @@ typedef struct loop_scan {
     size_t s, e;       /* the loop's extent */
     int unsafe;        /* a call, a strict access, a label, asm, or a store that may change a pts */
     CXCursor *assigned; /* private variables the loop assigns */
-    int nassigned, cap;
+    int nassigned;
+    size_t cap;
     CXCursor *reads; /* candidate reads: shared pts lvalues read */
-    int nreads, cap_reads;
+    int nreads;
+    size_t cap_reads;
 } loop_scan_t;
 
-static void push(CXCursor **v, int *n, int *cap, CXCursor c)
+/* v with room for one more element past n (of `size` bytes), doubling *cap. */
+static void *room(void *v, size_t n, size_t *cap, size_t size)
 {
-    if (*n == *cap) {
-        *cap = *cap ? 2 * *cap : 16;
-        *v = realloc(*v, (size_t)*cap * sizeof **v);
-        if (!*v)
-            abort();
-    }
+    if (n < *cap)
+        return v;
+    *cap = *cap ? 2 * *cap : 16;
+    return xrealloc(v, *cap * size);
+}
+
+static void push(CXCursor **v, int *n, size_t *cap, CXCursor c)
+{
+    *v = room(*v, (size_t)*n, cap, sizeof **v);
     (*v)[(*n)++] = c;
 }
 
@@ -291,8 +297,10 @@ static int invariant(loop_scan_t *l, CXCursor c)
 
 static struct hoist_state *state(rewriter_t *w)
 {
-    if (!w->hoist && !(w->hoist = calloc(1, sizeof *w->hoist)))
-        abort();
+    if (!w->hoist) {
+        w->hoist = xrealloc(NULL, sizeof *w->hoist);
+        *w->hoist = (struct hoist_state){0};
+    }
     return w->hoist;
 }
 
@@ -318,24 +326,14 @@ static char *key_of(rewriter_t *w, CXCursor c)
 
 static void add_read(struct hoist_state *h, size_t s, size_t e, int id)
 {
-    if (h->nreads == h->cap_reads) {
-        h->cap_reads = h->cap_reads ? 2 * h->cap_reads : 16;
-        h->reads = realloc(h->reads, h->cap_reads * sizeof *h->reads);
-        if (!h->reads)
-            abort();
-    }
+    h->reads = room(h->reads, h->nreads, &h->cap_reads, sizeof *h->reads);
     h->reads[h->nreads++] = (hoisted_read_t){s, e, id};
 }
 
 /* The block around the loop [s, e), its declarations in `open`. */
 static void add_loop(struct hoist_state *h, size_t s, size_t e, char *open)
 {
-    if (h->nloops == h->cap_loops) {
-        h->cap_loops = h->cap_loops ? 2 * h->cap_loops : 8;
-        h->loops = realloc(h->loops, h->cap_loops * sizeof *h->loops);
-        if (!h->loops)
-            abort();
-    }
+    h->loops = room(h->loops, h->nloops, &h->cap_loops, sizeof *h->loops);
     h->loops[h->nloops++] = (hoist_loop_t){s, e, open};
 }
 
@@ -384,10 +382,8 @@ void hoist_loop(rewriter_t *w, CXCursor loop)
                 id = ids[k];
         if (id < 0) {
             id = next_temp(w);
-            keys = realloc(keys, (size_t)(nkeys + 1) * sizeof *keys);
-            ids = realloc(ids, (size_t)(nkeys + 1) * sizeof *ids);
-            if (!keys || !ids)
-                abort();
+            keys = xrealloc(keys, (size_t)(nkeys + 1) * sizeof *keys);
+            ids = xrealloc(ids, (size_t)(nkeys + 1) * sizeof *ids);
             ids[nkeys] = id;
             keys[nkeys++] = key;
             char *ts = spell(w, clang_getCursorType(l.reads[i]));
