@@ -216,16 +216,18 @@ static int named(CXCursor c, const char *name)
     return is;
 }
 
-/* A variable whose value the loop cannot change: a shared object (its
- * address is what is used), MYTHREAD or THREADS, or a local scalar of the
- * function declared before the loop, not static, not assigned in the loop,
- * its address never taken. */
+/* A name whose value the loop cannot change: an enumeration constant, a
+ * shared object (its address is what is used), MYTHREAD or THREADS, or a
+ * local scalar of the function declared before the loop, not static, not
+ * assigned in the loop, its address never taken. */
 static int invariant_variable(loop_scan_t *l, CXCursor ref)
 {
     if (named(ref, "mupc_mythread") || named(ref, "mupc_threads"))
         return 1;
     CXCursor d = clang_getCursorReferenced(ref);
     enum CXCursorKind dk = clang_getCursorKind(d);
+    if (dk == CXCursor_EnumConstantDecl)
+        return 1;
     if (dk != CXCursor_VarDecl && dk != CXCursor_ParmDecl)
         return 0;
     CXType t = clang_getCursorType(d);
