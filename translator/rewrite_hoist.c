@@ -3,15 +3,16 @@
  * per loop instead of once per iteration.
  *
  * A distributed array is often reached through a pointer stored in shared
- * memory: `u[MYTHREAD].arr[i]`, `dir[t]->data[k]` (NAS MG, FT).  Each
- * access first reads that pointer, and the C compiler cannot keep it in a
- * register across iterations: the loop's other accesses may call into the
- * runtime (their path for other nodes), and a call may write anything.
- * The rewriter knows more: a loop with no calls, no strict or volatile
- * access, no label and no store that could change a pointer-to-shared (a
- * store of that type, of a character type or of a structure) cannot change one, so the relaxed
- * read of a pointer-to-shared at an address invariant in the loop may
- * return the same value every time (UPC 1.3 §5.1.2.3 lets relaxed reads be
+ * memory: `u[MYTHREAD].arr[i]` (NAS MG), `dir[MYTHREAD][k]` for a
+ * `shared [] double *shared dir[THREADS]`.  Each access first reads that
+ * pointer, and the C compiler cannot keep it in a register across
+ * iterations: the loop's other accesses may call into the runtime (their
+ * path for other nodes), and a call may write anything.  The rewriter
+ * knows more: a loop with no calls, no strict or volatile access, no label
+ * and no store that could change a pointer-to-shared (a store of that
+ * type, of a character type or of a structure) cannot change one, so the
+ * relaxed read of a pointer-to-shared at an address invariant in the loop
+ * may return the same value every time (UPC 1.3 §5.1.2.3 lets relaxed reads be
  * served from an earlier read when no strict access or fence intervenes;
  * the runtime's cache does the same).  Such a read becomes
  *
