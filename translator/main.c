@@ -143,7 +143,7 @@ again:;
             return 1;
         if (!casts && !type_operands_done) { /* once the conversions settle */
             type_operands_done = 1;
-            rewriter_t probe = {tu, text, len, &r, &p, {0}, 0, 0, 0, o.gasp, NULL, 0, NULL, 0, NULL, NULL};
+            rewriter_t probe = {tu, text, len, &r, &p, {0}, 0, 0, 0, o.gasp, NULL, 0, NULL, 0, NULL, NULL, NULL};
             if (rewrite_type_operands(&probe, &probe.edits))
                 apply_fix(&probe.edits, &text, &len, &p), casts = 1;
             edits_free(&probe.edits);
@@ -159,7 +159,7 @@ again:;
             return 1;
         }
     }
-    rewriter_t w = {tu, text, len, &r, &p, {0}, 0, 0, 0, o.gasp, NULL, 0, NULL, 0, NULL, NULL};
+    rewriter_t w = {tu, text, len, &r, &p, {0}, 0, 0, 0, o.gasp, NULL, 0, NULL, 0, NULL, NULL, NULL};
     if (rewrite_translation_unit(&w))
         return 1;
     char *rewritten = edits_apply(&w.edits, text, len);

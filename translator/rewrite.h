@@ -31,6 +31,7 @@ typedef struct rewriter {
     size_t ndefinitions;
     struct forall_priv *priv; /* the privatized copy of a upc_forall body being generated (rewrite_forall.c) */
     struct hoist_state *hoist; /* reads hoisted out of loops (rewrite_hoist.c) */
+    struct version *ver;       /* the local copy of a loop being generated (rewrite_version.c) */
 } rewriter_t;
 
 /* Edits into fix that rewrite each type name operand of sizeof or

@@ -68,6 +68,15 @@ static int is_null_constant(rewriter_t *w, CXCursor c)
     return null;
 }
 
+/* Shared lvalue c as a private lvalue, in a loop's copy that makes it
+ * one: owned by construction in a upc_forall (rewrite_forall.c), or in a
+ * segment mapped here in a versioned loop (rewrite_version.c); else NULL. */
+static char *local_copy_access(rewriter_t *w, CXCursor c)
+{
+    char *own = forall_private(w, c);
+    return own ? own : versioned_access(w, c);
+}
+
 /* Implicit conversions: reads of shared lvalues, array decay, null
  * pointers, pointers-to-shared as truth values. */
 static char *implicit(rewriter_t *w, CXCursor c, CXCursor in)
@@ -76,7 +85,7 @@ static char *implicit(rewriter_t *w, CXCursor c, CXCursor in)
     if (is_shared(w, from) && is_array(from) && !is_array(to))
         return addr(w, in); /* the address of element 0 */
     if (is_shared(w, from) && !is_shared(w, to)) {
-        char *own = forall_private(w, in); /* owned by construction in a upc_forall */
+        char *own = local_copy_access(w, in);
         if (!own)
             own = hoisted_read(w, in); /* read once in a loop */
         return own ? own : read_shared(w, in);
@@ -149,7 +158,7 @@ static char *binary(rewriter_t *w, CXCursor c)
     int lp = is_pts(w, lt), rp = is_pts(w, rt);
     size_t at = start_of(c);
     char *s = NULL, *a, *b;
-    if (op == CXBinaryOperator_Assign && is_shared(w, lt) && (a = forall_private(w, l))) {
+    if (op == CXBinaryOperator_Assign && is_shared(w, lt) && (a = local_copy_access(w, l))) {
         b = gen(w, r);
         s = xasprintf("(%s = (%s))", a, b);
     } else if (op == CXBinaryOperator_Assign && is_shared(w, lt)) {
@@ -255,7 +264,7 @@ static char *compound(rewriter_t *w, CXCursor c)
     CXType lt = clang_getCursorType(l);
     if (!is_shared(w, lt) && !is_pts(w, lt))
         return splice(w, c);
-    char *operand = gen(w, r), *own = forall_private(w, l);
+    char *operand = gen(w, r), *own = local_copy_access(w, l);
     const char *op = compound_op(clang_getCursorBinaryOperatorKind(c));
     char *s = own ? xasprintf("(%s %s= (%s))", own, op, operand) : update(w, l, op, operand, 0);
     free(own);
@@ -287,7 +296,7 @@ static char *unary(rewriter_t *w, CXCursor c)
         if (shared || pts) {
             int inc = op == CXUnaryOperator_PostInc || op == CXUnaryOperator_PreInc;
             int post = op == CXUnaryOperator_PostInc || op == CXUnaryOperator_PostDec;
-            char *own = forall_private(w, x), *s;
+            char *own = local_copy_access(w, x), *s;
             if (own) {
                 s = post ? xasprintf("(%s%s)", own, inc ? "++" : "--") : xasprintf("(%s%s)", inc ? "++" : "--", own);
                 free(own);

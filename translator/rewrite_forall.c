@@ -432,6 +432,23 @@ static int canonical(rewriter_t *w, kids_t ks, CXCursor call, CXCursor body, can
            !modified_in(w, body, l->index) && invariant(w, l->hi, body) && canonical_affinity(w, aff, body, l);
 }
 
+/* For statement children ks (rewrite_version.c): a counted loop whose
+ * body leaves its index alone (the caller checks the bounds). */
+int counted_for(rewriter_t *w, kids_t ks, counted_t *c)
+{
+    canonical_t l;
+    memset(&l, 0, sizeof l);
+    if (ks.n != 4 || !canonical_init(ks.v[0], &l))
+        return 0;
+    CXCursor body = ks.v[3];
+    l.itype = clang_getCursorType(l.index);
+    if (!integer_index_type(l.itype) || !canonical_cond(ks.v[1], &l) || !canonical_inc(w, ks.v[2], &l) ||
+        modified_in(w, body, l.index))
+        return 0;
+    *c = (counted_t){l.index, l.lo, l.hi, l.inclusive, l.declared, l.itype};
+    return 1;
+}
+
 /* ---- privatized accesses ---- */
 
 /* Whether shared array d has the loop's layout: element i on the thread
@@ -565,7 +582,7 @@ static void find_breaks(CXCursor c, int in_expression, breaks_t *b)
 /* The body S, translated with the current context, as text; the edits
  * its declarations make elsewhere (a static's descriptor before the
  * function) are kept when keep_outside; b's breaks become gotos. */
-static char *body_text(rewriter_t *w, CXCursor s, size_t end, int keep_outside, const breaks_t *b)
+char *body_text(rewriter_t *w, CXCursor s, size_t end, int keep_outside, const breaks_t *b)
 {
     edits_t saved = w->edits, mine;
     w->edits = (edits_t){0};
@@ -579,7 +596,7 @@ static char *body_text(rewriter_t *w, CXCursor s, size_t end, int keep_outside, 
 
 /* `\n#line N "file"\n`: the text that follows is the user's line N again
  * (the body is emitted twice; the rest of the file keeps its lines). */
-static void emit_line(strbuf_t *o, CXCursor s)
+void emit_line(strbuf_t *o, CXCursor s)
 {
     CXString file;
     unsigned line, column;

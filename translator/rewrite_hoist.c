@@ -76,7 +76,7 @@ static int within(CXCursor c, size_t s, size_t e)
 
 /* ---- what a loop does ---- */
 
-typedef struct loop_scan {
+struct loop_scan {
     rewriter_t *w;
     size_t s, e;       /* the loop's extent */
     int unsafe;        /* a call, a strict access, a label, asm, or a store that may change a pts */
@@ -86,7 +86,9 @@ typedef struct loop_scan {
     CXCursor *reads; /* candidate reads: shared pts lvalues read */
     int nreads;
     size_t cap_reads;
-} loop_scan_t;
+    long long stored[16]; /* the type classes of the private memory it stores to */
+    int nstored;
+};
 
 /* v with room for one more element past n (of `size` bytes), doubling *cap. */
 static void *room(void *v, size_t n, size_t *cap, size_t size)
@@ -103,9 +105,43 @@ static void push(CXCursor **v, int *n, size_t *cap, CXCursor c)
     (*v)[(*n)++] = c;
 }
 
+/* The class of the values of type t that may alias each other (C11
+ * 6.5p7): a signed and an unsigned integer of one size share one; every
+ * object pointer is in one class. */
+static long long type_class(CXType t)
+{
+    t = canon(t);
+    enum CXTypeKind k = t.kind;
+    if (k == CXType_Pointer)
+        return -1;
+    int floating = k == CXType_Float || k == CXType_Double || k == CXType_LongDouble;
+    return (floating ? 1000 : 0) + clang_Type_getSizeOf(t);
+}
+
+static int stores_class(const loop_scan_t *l, long long c)
+{
+    for (int i = 0; i < l->nstored; i++)
+        if (l->stored[i] == c)
+            return 1;
+    return 0;
+}
+
+/* A store to private memory that a pointer may reach: its type's class is
+ * noted (too many classes: the loop is not analysed further). */
+static void note_memory_store(loop_scan_t *l, CXType ty)
+{
+    long long c = type_class(ty);
+    if (stores_class(l, c))
+        return;
+    if (l->nstored == (int)(sizeof l->stored / sizeof *l->stored))
+        l->unsafe = 1;
+    else
+        l->stored[l->nstored++] = c;
+}
+
 /* A store's target: a private variable is noted; anything else is unsafe
  * when it could hold a pointer-to-shared or alias one (character types and
- * structures), or when it is strict. */
+ * structures), or when it is strict; private memory's type class is noted. */
 static void note_store(loop_scan_t *l, CXCursor target)
 {
     CXCursor t = strip(target);
@@ -121,6 +157,8 @@ static void note_store(loop_scan_t *l, CXCursor target)
                     canon(ty).kind == CXType_Record;
     if (may_alias || (is_shared(l->w, ty) && strict_of(l->w, ty, start_of(t))))
         l->unsafe = 1;
+    else if (!is_shared(l->w, ty))
+        note_memory_store(l, ty);
 }
 
 /* An assignment, compound assignment or ++/-- with `operands` operands:
@@ -217,10 +255,14 @@ static int named(CXCursor c, const char *name)
     return is;
 }
 
+static int may_store_type_of(loop_scan_t *l, CXCursor c);
+
 /* A name whose value the loop cannot change: an enumeration constant, a
- * shared object (its address is what is used), MYTHREAD or THREADS, or a
+ * shared object (its address is what is used), MYTHREAD or THREADS, a
  * local scalar of the function declared before the loop, not static, not
- * assigned in the loop, its address never taken. */
+ * assigned in the loop, its address never taken, or a private scalar of
+ * static storage that the loop does not assign nor store a value of its
+ * type anywhere (it calls nothing that could). */
 static int invariant_variable(loop_scan_t *l, CXCursor ref)
 {
     if (named(ref, "mupc_mythread") || named(ref, "mupc_threads"))
@@ -234,14 +276,46 @@ static int invariant_variable(loop_scan_t *l, CXCursor ref)
     CXType t = clang_getCursorType(d);
     if (is_shared(l->w, t))
         return 1;
-    CXCursor fn = clang_getCursorSemanticParent(d);
-    if (clang_getCursorKind(fn) != CXCursor_FunctionDecl || clang_Cursor_getStorageClass(d) == CX_SC_Static ||
-        is_array(t) || canon(t).kind == CXType_Record || within(d, l->s, l->e))
+    /* an array parameter is a pointer (C11 6.7.6.3p7) */
+    if ((is_array(t) && dk != CXCursor_ParmDecl) || canon(t).kind == CXType_Record ||
+        clang_isVolatileQualifiedType(t) || within(d, l->s, l->e))
         return 0;
     for (int i = 0; i < l->nassigned; i++)
         if (clang_equalCursors(l->assigned[i], d))
             return 0;
-    return !address_taken_in(fn, d);
+    CXCursor fn = clang_getCursorSemanticParent(d);
+    if (dk == CXCursor_VarDecl && clang_Cursor_hasVarDeclGlobalStorage(d))
+        return !l->unsafe && !may_store_type_of(l, ref);
+    return clang_getCursorKind(fn) == CXCursor_FunctionDecl && !address_taken_in(fn, d);
+}
+
+/* Whether the loop may store to private memory of c's type (a variable it
+ * assigns counts when a pointer may reach it: a global one, or one whose
+ * address the function takes). */
+static int may_store_type_of(loop_scan_t *l, CXCursor c)
+{
+    long long cls = type_class(clang_getCursorType(c));
+    if (stores_class(l, cls))
+        return 1;
+    for (int i = 0; i < l->nassigned; i++) {
+        CXCursor d = l->assigned[i];
+        if (type_class(clang_getCursorType(d)) != cls)
+            continue;
+        CXCursor fn = clang_getCursorSemanticParent(d);
+        if (clang_getCursorKind(fn) != CXCursor_FunctionDecl || clang_Cursor_hasVarDeclGlobalStorage(d) ||
+            address_taken_in(fn, d))
+            return 1;
+    }
+    return 0;
+}
+
+/* An array variable, private: its address does not change. */
+static int private_array(loop_scan_t *l, CXCursor c)
+{
+    CXCursor d = clang_getCursorReferenced(c);
+    CXType t = clang_getCursorType(d);
+    return clang_getCursorKind(c) == CXCursor_DeclRefExpr && clang_getCursorKind(d) == CXCursor_VarDecl &&
+           is_array(t) && !is_shared(l->w, t);
 }
 
 static int invariant(loop_scan_t *l, CXCursor c)
@@ -260,7 +334,7 @@ static int invariant(loop_scan_t *l, CXCursor c)
     case CXCursor_UnaryExpr: /* sizeof, _Alignof */
         return 1;
     case CXCursor_DeclRefExpr:
-        return invariant_variable(l, c);
+        return invariant_variable(l, c) || private_array(l, c);
     case CXCursor_BinaryOperator: {
         enum CXBinaryOperatorKind op = clang_getCursorBinaryOperatorKind(c);
         if (op < CXBinaryOperator_Mul || op > CXBinaryOperator_Or)
@@ -281,12 +355,13 @@ static int invariant(loop_scan_t *l, CXCursor c)
     default:
         return 0;
     }
-    /* [], . and unary * only on shared data: not private memory the loop
-     * may write through a pointer */
+    /* [], . and unary * on private memory: only of a type the loop does
+     * not store (a private array's element as a whole array is its address) */
     int deref = k == CXCursor_UnaryOperator &&
                 clang_getCursorUnaryOperatorKind(c) == CXUnaryOperator_Deref;
-    if ((k == CXCursor_ArraySubscriptExpr || k == CXCursor_MemberRefExpr || deref) &&
-        !is_shared(l->w, clang_getCursorType(c)))
+    CXType ct = clang_getCursorType(c);
+    if ((k == CXCursor_ArraySubscriptExpr || k == CXCursor_MemberRefExpr || deref) && !is_shared(l->w, ct) &&
+        !is_array(ct) && (canon(ct).kind == CXType_Record || may_store_type_of(l, c)))
         return 0;
     kids_t ks = children(c, 1);
     int ok = ks.n > 0;
@@ -294,6 +369,28 @@ static int invariant(loop_scan_t *l, CXCursor c)
         ok = invariant(l, ks.v[i]);
     free(ks.v);
     return ok;
+}
+
+/* ---- for rewrite_version.c ---- */
+
+loop_scan_t *loop_scan_new(rewriter_t *w, CXCursor loop)
+{
+    loop_scan_t *l = xmalloc(sizeof *l);
+    *l = (loop_scan_t){.w = w};
+    extent(loop, &l->s, &l->e);
+    scan(l, loop);
+    return l;
+}
+
+int loop_scan_safe(const loop_scan_t *l) { return !l->unsafe; }
+
+int loop_scan_invariant(loop_scan_t *l, CXCursor c) { return invariant(l, c); }
+
+void loop_scan_free(loop_scan_t *l)
+{
+    free(l->assigned);
+    free(l->reads);
+    free(l);
 }
 
 /* ---- the rewriter's side ---- */
@@ -367,7 +464,7 @@ void hoist_loop(rewriter_t *w, CXCursor loop)
             emit_block(w, &h->loops[i]);
             return;
         }
-    loop_scan_t l = {w, s, e, 0, NULL, 0, 0, NULL, 0, 0};
+    loop_scan_t l = {.w = w, .s = s, .e = e};
     scan(&l, loop);
     strbuf_t open;
     sb_init(&open);

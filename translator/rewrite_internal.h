@@ -84,10 +84,31 @@ char *affinity_test(rewriter_t *w, CXCursor call, int depth_var);
 /* rewrite_forall.c */
 int forall_owned_iterations(rewriter_t *w, CXCursor c, kids_t ks, CXCursor body, CXCursor call);
 char *forall_private(rewriter_t *w, CXCursor c);
+typedef struct counted { /* for (i = lo; i < hi; i++), or <= */
+    CXCursor index, lo, hi;
+    int inclusive, declared; /* <=; `for (T i = lo; ...` */
+    CXType itype;
+} counted_t;
+int counted_for(rewriter_t *w, kids_t ks, counted_t *c);
+struct breaks;
+char *body_text(rewriter_t *w, CXCursor s, size_t end, int keep_outside, const struct breaks *b);
+void emit_line(strbuf_t *o, CXCursor s);
 
 /* rewrite_hoist.c */
 void hoist_loop(rewriter_t *w, CXCursor loop);
 char *hoisted_read(rewriter_t *w, CXCursor c);
+/* what a loop does: whether it may change a pointer-to-shared or make an
+ * access that must stay in order (a call, a strict access, a label...),
+ * and whether an expression has one value throughout it */
+typedef struct loop_scan loop_scan_t;
+loop_scan_t *loop_scan_new(rewriter_t *w, CXCursor loop);
+int loop_scan_safe(const loop_scan_t *l);
+int loop_scan_invariant(loop_scan_t *l, CXCursor c);
+void loop_scan_free(loop_scan_t *l);
+
+/* rewrite_version.c */
+void version_loop(rewriter_t *w, CXCursor loop, kids_t ks);
+char *versioned_access(rewriter_t *w, CXCursor c);
 
 /* rewrite_decl.c */
 char *shared_object_text(rewriter_t *w, CXCursor d);

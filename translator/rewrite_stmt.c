@@ -231,8 +231,10 @@ static void for_statement(rewriter_t *w, CXCursor c)
     extent(c, &s, &e);
     header_semicolons(w, s, e, semi);
     int forall = forall_marker(w, body, &call);
-    if (!forall)
-        hoist_loop(w, c); /* before the header: its reads may be hoisted too */
+    if (!forall) {
+        hoist_loop(w, c);      /* before the header: its reads may be hoisted too */
+        version_loop(w, c, ks); /* its local copy, if any, inside the hoisting's block */
+    }
     for (int i = 0; i < ks.n - 1; i++) {
         size_t at = start_of(ks.v[i]);
         if (clang_isExpression(clang_getCursorKind(ks.v[i])))

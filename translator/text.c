@@ -101,7 +101,8 @@ void edits_add(edits_t *e, size_t start, size_t end, char *text)
         e->cap = e->cap ? 2 * e->cap : 64;
         e->v = xrealloc(e->v, e->cap * sizeof *e->v);
     }
-    e->v[e->n++] = (edit_t){start, end, text};
+    e->v[e->n] = (edit_t){start, end, text, e->n};
+    e->n++;
 }
 
 static int by_start_then_widest(const void *a, const void *b)
@@ -114,7 +115,7 @@ static int by_start_then_widest(const void *a, const void *b)
         return xi ? -1 : 1;
     if (x->end != y->end)
         return x->end > y->end ? -1 : 1;
-    return 0;
+    return x->seq < y->seq ? -1 : x->seq > y->seq; /* qsort is not stable */
 }
 
 char *edits_apply(edits_t *e, const char *text, size_t len)

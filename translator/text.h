@@ -30,6 +30,7 @@ void *xrealloc(void *p, size_t n);
 typedef struct edit {
     size_t start, end;
     char *text;
+    size_t seq; /* the order of edits_add: insertions at one place keep it */
 } edit_t;
 
 typedef struct edits {

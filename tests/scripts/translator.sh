@@ -43,9 +43,11 @@ done
 # on two simulated nodes (targets on the other node go through the
 # runtime) and with checks = bounds (every access does).
 for mode in MUPC_SIMULATE_NODES=2 MUPC_CHECKS=bounds; do
-    run 4 60 env "$mode" "$tmp/pointer_arith"
-    if [ "$rc" -eq 0 ] && grep -q "^Success: pointer_arith\$" "$out"; then ok "pointer_arith with $mode"
-    else fail "pointer_arith with $mode (status $rc)"; fi
+    for name in pointer_arith version_loops; do
+        run 4 60 env "$mode" "$tmp/$name"
+        if [ "$rc" -eq 0 ] && grep -q "^Success: $name\$" "$out"; then ok "$name with $mode"
+        else fail "$name with $mode (status $rc)"; fi
+    done
 done
 
 for src in "$dir"/errors/*.upc; do
@@ -385,6 +387,71 @@ UPC
     hoisted "$name" "$want"
 done
 hoisted hoist_plain no --gasp
+# A counted loop whose accesses through a `shared []` pointer are affine
+# in its index runs a copy with plain loads and stores when the range is
+# mapped here (rewrite_version.c); a call, a strict access, an index that
+# is not affine, a cyclic pointer, an access under if, a jump out of the
+# body, a 32-bit unsigned index and --gasp keep the loop as it is.
+# copied NAME WANT [FLAGS...]: translate $tmp/NAME.upc, expect WANT (yes|no)
+copied() {
+    name=$1 want=$2
+    shift 2
+    "$top_builddir/translator/mupc-translate" --prelude "$top_srcdir/translator/prelude" \
+        --runtime-include "$top_srcdir/include" "$@" -o "$tmp/$name.c" "$tmp/$name.upc" > "$out" 2>&1
+    if grep -q '__mupc_v[0-9]*_0 = ' "$tmp/$name.c"; then got=yes; else got=no; fi
+    if [ "$got" = "$want" ]; then ok "loop copied in $name $*: $want"
+    else fail "loop copied in $name $*: $got, want $want"; fi
+}
+n=0
+for body in 's += p[i];' 's += p[2 * i - 1] + q->arr[n - i];' 's += p[i]; g();' 's += p[i * i];' 's += c[i];' \
+    'if (s > 0) s += p[i];' '{ if (s > 5) break; s += p[i]; }' 's += *(strict shared double *)&p[i];' \
+    'U s += p[i];'; do
+    n=$((n + 1))
+    case $body in
+    's += p[i];' | 's += p[2 * i - 1]'*) want=yes ;;
+    *) want=no ;;
+    esac
+    index=int
+    case $body in U*) index=unsigned body=${body#U } ;; esac
+    cat > "$tmp/copy$n.upc" <<UPC
+#include <upc.h>
+typedef struct { shared [] double *arr; } d_t;
+void g(void);
+double f(int n, shared [] double *p, shared d_t *q, shared double *c)
+{
+    double s = 0;
+    for ($index i = 1; i < n; i++) {
+        $body
+    }
+    return s;
+}
+UPC
+    copied "copy$n" "$want"
+done
+copied copy1 no --gasp
+# A copied loop's range is checked before it runs: one that reaches past
+# the segment runs as written, and its first access there stops the job
+# naming the line; with checks = bounds, one past an array member's end.
+cat > "$tmp/copyfar.upc" <<'UPC'
+#include <upc.h>
+typedef struct { int v[4]; } blk_t;
+shared blk_t b[THREADS];
+int main(int argc, char **argv)
+{
+    shared [] int *p = b[MYTHREAD].v;
+    long n = argc > 1 ? 5 : 20000000000L; /* past 64G, the largest segment */
+    for (long i = 0; i < n; i++)
+        p[i] = 1; /* line 9 */
+    return 0;
+}
+UPC
+build copyfar
+run 2 60 "$tmp/copyfar"
+expect_failure "a copied loop reaching past the segment ends the job"
+expect_output "and names copyfar.upc:9" "copyfar\\.upc:9.*out of range"
+MUPC_CHECKS=bounds run 2 60 "$tmp/copyfar" one-past
+expect_failure "with checks = bounds, a copied loop's store one past the member ends the job"
+expect_output "and names copyfar.upc:9 and the array" "copyfar\\.upc:9.*'b'"
 # A freed atomic domain is refused, naming the line that used it.
 cat > "$tmp/domain.upc" <<'UPC'
 #include <upc.h>

@@ -1,0 +1,456 @@
+/* SPDX-License-Identifier: MIT */
+/* rewrite_version.c -- an innermost counted loop whose shared accesses
+ * stay in one segment, run a second time with those accesses as plain
+ * loads and stores when the segment is mapped here.
+ *
+ * `for (i = lo; i < hi; i++) ... p[E] ...` with p a pointer-to-shared of
+ * indefinite layout (`shared [] T *`, or an array member of a shared
+ * structure: UPC 1.3 §6.4.4 keeps it on one thread) reaches elements of
+ * one thread's segment only.  When E is affine in i (sums, differences and
+ * products by invariants of i, of local variables the body sets from i
+ * before the access, and of invariants), the elements the loop touches lie
+ * between E at i = lo and E at the last i, so two range checks before the
+ * loop cover every iteration: if both ends are in a segment mapped on this
+ * node (mupc.h's __mupc_at), the loop runs a copy of itself in which p[E]
+ * is v[E], v a private pointer to p's element 0, and the C compiler may
+ * vectorize it; otherwise it runs as written.
+ *
+ *   if (lo < hi && __mupc_span_at(p, E(lo), E(hi - 1), sizeof(T)) && ...)
+ *   { T *__mupc_vN_0 = (T *)__mupc_span_at(...); for (...) COPY } else
+ *   for (...) BODY
+ *
+ * The loop must be one the read hoisting (rewrite_hoist.c) may change: no
+ * call, no strict or volatile access, no label, no store that may change a
+ * pointer-to-shared; p and E's invariant part have one value throughout
+ * it.  Only accesses every iteration makes (not under if, ?:, && or ||)
+ * are copied, and the body has no break, continue, return or goto, so the
+ * reads made before the loop to compute p and E are reads the first
+ * iteration makes anyway.  Nothing is versioned with GASP events on
+ * (--gasp), in a upc_forall's privatized copy, or around another loop. */
+#include "rewrite_internal.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+enum { MAX_ACCESSES = 32, MAX_DERIVED = 8 };
+
+typedef struct vaccess {
+    CXCursor lvalue; /* the shared lvalue accessed: p[E] or p[E].m... */
+    CXCursor base;   /* p */
+    CXCursor index;  /* E */
+    char *members;   /* ".m..." after p[E] */
+    CXType elem;     /* p[E]'s type */
+    int place;       /* the statement of the body it is in */
+    int group;       /* accesses through one p share one private pointer */
+} vaccess_t;
+
+typedef struct derived {
+    CXCursor var, value; /* `var = value;`, a statement of the body */
+    int statement;       /* its place among the body's statements */
+} derived_t;
+
+struct version {
+    int n; /* the loop's temporaries' number */
+    counted_t loop;
+    loop_scan_t *scan;
+    derived_t derived[MAX_DERIVED];
+    int nderived;
+    vaccess_t acc[MAX_ACCESSES];
+    int nacc;
+    int groups;
+};
+
+/* ---- the body ---- */
+
+typedef struct body_check {
+    int nested, jumps, copy_unsafe;
+} body_check_t;
+
+static enum CXChildVisitResult check_visit(CXCursor c, CXCursor parent, CXClientData data)
+{
+    (void)parent;
+    body_check_t *b = data;
+    switch (clang_getCursorKind(c)) {
+    case CXCursor_ForStmt:
+    case CXCursor_WhileStmt:
+    case CXCursor_DoStmt:
+        b->nested = 1;
+        break;
+    case CXCursor_BreakStmt:
+    case CXCursor_ContinueStmt:
+    case CXCursor_ReturnStmt:
+    case CXCursor_GotoStmt:
+    case CXCursor_IndirectGotoStmt:
+        b->jumps = 1;
+        break;
+    case CXCursor_StructDecl:
+    case CXCursor_UnionDecl:
+    case CXCursor_EnumDecl:
+    case CXCursor_TypedefDecl:
+        b->copy_unsafe = 1; /* a definition: not to be made twice */
+        break;
+    case CXCursor_VarDecl:
+        if (clang_Cursor_hasVarDeclGlobalStorage(c))
+            b->copy_unsafe = 1;
+        break;
+    default:
+        break;
+    }
+    return CXChildVisit_Recurse;
+}
+
+/* How many times c writes var (or, addresses_only, takes its address). */
+typedef struct writes {
+    CXCursor var;
+    int addresses_only, n;
+} writes_t;
+
+static int names(CXCursor c, CXCursor var)
+{
+    c = strip(c);
+    return clang_getCursorKind(c) == CXCursor_DeclRefExpr && clang_equalCursors(clang_getCursorReferenced(c), var);
+}
+
+static enum CXChildVisitResult writes_visit(CXCursor c, CXCursor parent, CXClientData data)
+{
+    (void)parent;
+    writes_t *x = data;
+    enum CXCursorKind k = clang_getCursorKind(c);
+    int write = k == CXCursor_CompoundAssignOperator ||
+                (k == CXCursor_BinaryOperator && clang_getCursorBinaryOperatorKind(c) == CXBinaryOperator_Assign);
+    if (k == CXCursor_UnaryOperator) {
+        enum CXUnaryOperatorKind op = clang_getCursorUnaryOperatorKind(c);
+        write = op == CXUnaryOperator_PostInc || op == CXUnaryOperator_PreInc || op == CXUnaryOperator_PostDec ||
+                op == CXUnaryOperator_PreDec || op == CXUnaryOperator_AddrOf;
+        write = write && (!x->addresses_only || op == CXUnaryOperator_AddrOf);
+    } else if (x->addresses_only) {
+        write = 0;
+    }
+    if (write) {
+        kids_t ks = children(c, 1);
+        x->n += ks.n >= 1 && names(ks.v[0], x->var);
+        free(ks.v);
+    }
+    return CXChildVisit_Recurse;
+}
+
+static int writes_in(CXCursor c, CXCursor var, int addresses_only)
+{
+    writes_t x = {var, addresses_only, 0};
+    clang_visitChildren(c, writes_visit, &x);
+    return x.n;
+}
+
+/* The statements of the body, in order. */
+static kids_t statements(CXCursor body)
+{
+    if (clang_getCursorKind(body) == CXCursor_CompoundStmt)
+        return children(body, 0);
+    kids_t one = {xmalloc(sizeof *one.v), 1};
+    one.v[0] = body;
+    return one;
+}
+
+/* ---- affine indexes ---- */
+
+static const derived_t *derived_var(const struct version *v, CXCursor ref, int before)
+{
+    for (int i = 0; i < v->nderived; i++)
+        if (v->derived[i].statement < before && names(ref, v->derived[i].var))
+            return &v->derived[i];
+    return NULL;
+}
+
+/* An integer type whose arithmetic cannot wrap within a segment's reach:
+ * signed (overflow is undefined), or 64 bits wide. */
+static int index_type(CXType t)
+{
+    enum CXTypeKind k = canon(t).kind;
+    if (k == CXType_Int || k == CXType_Long || k == CXType_LongLong || k == CXType_Short ||
+        k == CXType_SChar)
+        return 1;
+    return (k == CXType_UInt || k == CXType_ULong || k == CXType_ULongLong) && clang_Type_getSizeOf(t) == 8;
+}
+
+/* Whether integer expression c is affine in the loop's index, using the
+ * derived variables set by statements before statement `before`. */
+static int affine(struct version *v, CXCursor c, int before)
+{
+    if (!index_type(clang_getCursorType(c)))
+        return 0;
+    if (loop_scan_invariant(v->scan, c))
+        return 1;
+    CXCursor in;
+    if (is_wrapper(c, &in) || clang_getCursorKind(c) == CXCursor_CStyleCastExpr) {
+        kids_t ks = children(c, 1);
+        int ok = ks.n == 1 && affine(v, ks.v[0], before);
+        free(ks.v);
+        return ok;
+    }
+    if (names(c, v->loop.index) || derived_var(v, c, before))
+        return 1;
+    kids_t ks = children(c, 1);
+    int ok = 0;
+    if (clang_getCursorKind(c) == CXCursor_BinaryOperator && ks.n == 2) {
+        enum CXBinaryOperatorKind op = clang_getCursorBinaryOperatorKind(c);
+        if (op == CXBinaryOperator_Add || op == CXBinaryOperator_Sub)
+            ok = affine(v, ks.v[0], before) && affine(v, ks.v[1], before);
+        else if (op == CXBinaryOperator_Mul)
+            ok = (loop_scan_invariant(v->scan, ks.v[0]) && affine(v, ks.v[1], before)) ||
+                 (loop_scan_invariant(v->scan, ks.v[1]) && affine(v, ks.v[0], before));
+    } else if (clang_getCursorKind(c) == CXCursor_UnaryOperator && ks.n == 1) {
+        enum CXUnaryOperatorKind op = clang_getCursorUnaryOperatorKind(c);
+        ok = (op == CXUnaryOperator_Plus || op == CXUnaryOperator_Minus) && affine(v, ks.v[0], before);
+    }
+    free(ks.v);
+    return ok;
+}
+
+/* `var = value;` with var a local integer the body sets nowhere else and
+ * value affine: var stands for value in the accesses after it. */
+static void note_derived(struct version *v, CXCursor body, CXCursor st, int place)
+{
+    st = strip(st);
+    if (v->nderived == MAX_DERIVED || clang_getCursorKind(st) != CXCursor_BinaryOperator ||
+        clang_getCursorBinaryOperatorKind(st) != CXBinaryOperator_Assign)
+        return;
+    kids_t ks = children(st, 1);
+    CXCursor target = ks.n == 2 ? strip(ks.v[0]) : clang_getNullCursor();
+    if (ks.n == 2 && clang_getCursorKind(target) == CXCursor_DeclRefExpr) {
+        CXCursor d = clang_getCursorReferenced(target);
+        if (clang_getCursorKind(d) == CXCursor_VarDecl && !clang_Cursor_hasVarDeclGlobalStorage(d) &&
+            index_type(clang_getCursorType(d)) && !writes_in(clang_getCursorSemanticParent(d), d, 1) &&
+            writes_in(body, d, 0) == 1 && affine(v, ks.v[1], place))
+            v->derived[v->nderived++] = (derived_t){d, ks.v[1], place};
+    }
+    free(ks.v);
+}
+
+/* ---- the accesses ---- */
+
+/* p[E] (with .m... after it) whose p is invariant and reaches one thread's
+ * segment: the access is noted; returns 0 when c is not one. */
+static int note_access(struct version *v, rewriter_t *w, CXCursor lvalue, int place)
+{
+    CXType t = clang_getCursorType(lvalue);
+    if (v->nacc == MAX_ACCESSES || is_array(t) || canon(t).kind == CXType_Record || !access_suffix(w, t) ||
+        strict_of(w, t, start_of(lvalue)))
+        return 0;
+    char *members = xstrdup("");
+    CXCursor c = strip(lvalue);
+    while (clang_getCursorKind(c) == CXCursor_MemberRefExpr) { /* s.m with s shared, not p->m */
+        kids_t ks = children(c, 1);
+        CXCursor s = ks.n == 1 ? strip(ks.v[0]) : clang_getNullCursor();
+        free(ks.v);
+        if (clang_Cursor_isNull(s) || !is_shared(w, clang_getCursorType(s)) || is_pts(w, clang_getCursorType(s)))
+            break;
+        CXString name = clang_getCursorSpelling(c);
+        char *m = xasprintf(".%s%s", clang_getCString(name), members);
+        clang_disposeString(name);
+        free(members);
+        members = m;
+        c = s;
+    }
+    kids_t ks = children(c, 1);
+    int ok = clang_getCursorKind(c) == CXCursor_ArraySubscriptExpr && ks.n == 2;
+    CXCursor base = ok ? ks.v[0] : clang_getNullCursor(), index = ok ? ks.v[1] : base, inner;
+    free(ks.v);
+    if (ok) {
+        CXType bt = clang_getCursorType(base), elem = clang_getCursorType(c);
+        char *block = is_pts(w, bt) ? block_text(w, clang_getPointeeType(canon(bt)), start_of(c)) : NULL;
+        ok = block && (!strcmp(block, "0") || member_derived(w, base)) && !is_array(elem) &&
+             canon(elem).kind != CXType_Void && affine(v, index, place);
+        free(block);
+        /* p: an invariant pointer, or one read from shared memory at an
+         * invariant address (the loop stores no pointer-to-shared) */
+        if (ok && !loop_scan_invariant(v->scan, base))
+            ok = is_wrapper(base, &inner) && is_shared(w, clang_getCursorType(inner)) &&
+                 loop_scan_invariant(v->scan, inner);
+    }
+    if (!ok) {
+        free(members);
+        return 0;
+    }
+    char *key = source(w, base);
+    int group = -1;
+    for (int i = 0; i < v->nacc && group < 0; i++) {
+        char *k = source(w, v->acc[i].base);
+        if (!strcmp(k, key) && clang_equalTypes(canon(clang_getCursorType(v->acc[i].base)),
+                                                canon(clang_getCursorType(base))))
+            group = v->acc[i].group;
+        free(k);
+    }
+    free(key);
+    v->acc[v->nacc++] =
+        (vaccess_t){lvalue, base, index, members, clang_getCursorType(c), place, group < 0 ? v->groups++ : group};
+    return 1;
+}
+
+/* The accesses of statement c, made at every iteration unless `cond`. */
+static void find_accesses(struct version *v, rewriter_t *w, CXCursor c, int place, int cond)
+{
+    enum CXCursorKind k = clang_getCursorKind(c);
+    if (!cond && clang_isExpression(k) && is_shared(w, clang_getCursorType(c)) &&
+        (k == CXCursor_MemberRefExpr || k == CXCursor_ArraySubscriptExpr) && note_access(v, w, c, place))
+        return;
+    int branches = k == CXCursor_IfStmt || k == CXCursor_SwitchStmt || k == CXCursor_ConditionalOperator ||
+                   (k == CXCursor_BinaryOperator && (clang_getCursorBinaryOperatorKind(c) == CXBinaryOperator_LAnd ||
+                                                     clang_getCursorBinaryOperatorKind(c) == CXBinaryOperator_LOr));
+    kids_t ks = children(c, 0);
+    for (int i = 0; i < ks.n; i++)
+        find_accesses(v, w, ks.v[i], place, cond || (branches && i > 0));
+    free(ks.v);
+}
+
+/* ---- emitting ---- */
+
+/* E at the loop's first (last) iteration: the index and the derived
+ * variables before the access bound to their values there, as the body
+ * would compute them (a statement expression, so E is translated as in
+ * the body) */
+static char *index_at(struct version *v, rewriter_t *w, const vaccess_t *a, int last)
+{
+    strbuf_t o;
+    sb_init(&o);
+    char *its = spell(w, v->loop.itype), *bound = gen(w, last ? v->loop.hi : v->loop.lo);
+    CXString name = clang_getCursorSpelling(v->loop.index);
+    sb_printf(&o, "({ __attribute__((unused)) %s %s = (%s)(%s)%s; ", its, clang_getCString(name), its, bound,
+              last && !v->loop.inclusive ? " - 1" : "");
+    clang_disposeString(name);
+    free(its);
+    free(bound);
+    for (int i = 0; i < v->nderived && v->derived[i].statement < a->place; i++) {
+        char *ts = spell(w, clang_getCursorType(v->derived[i].var)), *value = gen(w, v->derived[i].value);
+        CXString dn = clang_getCursorSpelling(v->derived[i].var);
+        sb_printf(&o, "__attribute__((unused)) %s %s = (%s); ", ts, clang_getCString(dn), value);
+        clang_disposeString(dn);
+        free(ts);
+        free(value);
+    }
+    char *e = gen(w, a->index);
+    sb_printf(&o, "(ptrdiff_t)(%s); })", e);
+    free(e);
+    return sb_take(&o);
+}
+
+/* `__mupc_span_at(p, E(first), E(last), sizeof(T))`: where access a's
+ * element 0 is here, as a char *, when all it reaches is mapped here. */
+static char *span_of(struct version *v, rewriter_t *w, const vaccess_t *a)
+{
+    char *base = gen(w, a->base), *lo = index_at(v, w, a, 0), *hi = index_at(v, w, a, 1);
+    char *ts = spell(w, a->elem);
+    char *s = xasprintf("__mupc_span_at(%s, %s, %s, sizeof(%s))", base, lo, hi, ts);
+    free(ts);
+    free(base);
+    free(lo);
+    free(hi);
+    return s;
+}
+
+/* `if (lo < hi && every span is here) { T *__mupc_vN_G = ...; for (...)
+ * COPY } else `, to go before the loop. */
+static char *local_copy(struct version *v, rewriter_t *w, CXCursor loop, CXCursor body, size_t end)
+{
+    strbuf_t o;
+    sb_init(&o);
+    char *its = spell(w, v->loop.itype), *lo = gen(w, v->loop.lo), *hi = gen(w, v->loop.hi);
+    const char *cmp = v->loop.inclusive ? "<=" : "<";
+    sb_printf(&o, "if ((%s)(%s) %s (%s)(%s)", its, lo, cmp, its, hi);
+    for (int i = 0; i < v->nacc; i++) {
+        char *span = span_of(v, w, &v->acc[i]);
+        sb_printf(&o, " && %s", span);
+        free(span);
+    }
+    sb_puts(&o, ") { ");
+    for (int g = 0; g < v->groups; g++) {
+        int i = 0;
+        while (v->acc[i].group != g)
+            i++;
+        char *ts = spell(w, v->acc[i].elem), *span = span_of(v, w, &v->acc[i]);
+        sb_printf(&o, "%s *__mupc_v%d_%d = (%s *)%s; ", ts, v->n, g, ts, span);
+        free(ts);
+        free(span);
+    }
+    CXString name = clang_getCursorSpelling(v->loop.index);
+    const char *iv = clang_getCString(name);
+    sb_printf(&o, "for (%s%s%s = (%s); %s %s (%s); %s++)", v->loop.declared ? its : "", v->loop.declared ? " " : "",
+              iv, lo, iv, cmp, hi, iv);
+    struct version *outer = w->ver;
+    w->ver = v;
+    char *copy = body_text(w, body, end, 0, NULL);
+    w->ver = outer;
+    emit_line(&o, body);
+    sb_printf(&o, "%s } else ", copy);
+    emit_line(&o, loop);
+    clang_disposeString(name);
+    free(copy);
+    free(its);
+    free(lo);
+    free(hi);
+    return sb_take(&o);
+}
+
+static void version_free(struct version *v)
+{
+    for (int i = 0; i < v->nacc; i++)
+        free(v->acc[i].members);
+    if (v->scan)
+        loop_scan_free(v->scan);
+}
+
+/* For statement loop (children ks), about to be walked: when versioned,
+ * its local copy goes before it (the loop itself is walked as usual). */
+void version_loop(rewriter_t *w, CXCursor loop, kids_t ks)
+{
+    struct version v = {0};
+    if (w->gasp || w->priv || w->ver || !counted_for(w, ks, &v.loop))
+        return;
+    CXCursor body = ks.v[3];
+    body_check_t b = {0, 0, 0};
+    clang_visitChildren(body, check_visit, &b);
+    if (b.nested || b.jumps || b.copy_unsafe)
+        return;
+    v.scan = loop_scan_new(w, loop);
+    if (!loop_scan_safe(v.scan) || !loop_scan_invariant(v.scan, v.loop.lo) ||
+        !loop_scan_invariant(v.scan, v.loop.hi)) {
+        version_free(&v);
+        return;
+    }
+    kids_t sts = statements(body);
+    for (int i = 0; i < sts.n; i++) {
+        find_accesses(&v, w, sts.v[i], i, 0);
+        note_derived(&v, body, sts.v[i], i);
+    }
+    free(sts.v);
+    if (v.nacc) {
+        size_t s, e;
+        extent(loop, &s, &e);
+        size_t end = clang_getCursorKind(body) == CXCursor_CompoundStmt ? e : past_semicolon(w, e);
+        v.n = next_temp(w);
+        edits_add(&w->edits, s, s, local_copy(&v, w, loop, body, end));
+    }
+    version_free(&v);
+}
+
+/* The local copy's text for shared lvalue c when it is a versioned access
+ * of the loop being copied, else NULL. */
+char *versioned_access(rewriter_t *w, CXCursor c)
+{
+    struct version *v = w->ver;
+    if (!v)
+        return NULL;
+    size_t s, e;
+    extent(strip(c), &s, &e);
+    for (int i = 0; i < v->nacc; i++) {
+        size_t as, ae;
+        extent(strip(v->acc[i].lvalue), &as, &ae);
+        if (as == s && ae == e) {
+            char *index = gen(w, v->acc[i].index);
+            char *t = xasprintf("(__mupc_v%d_%d[(ptrdiff_t)(%s)]%s)", v->n, v->acc[i].group, index,
+                                v->acc[i].members);
+            free(index);
+            return t;
+        }
+    }
+    return NULL;
+}
