@@ -22,9 +22,12 @@
  * happens at its first use, inside the loop as before (a loop that runs no
  * iteration reads nothing, so no read is made that the program did not
  * make), and once.  An address is invariant when it is built from integer
- * constants, MYTHREAD, THREADS, shared objects, and local scalars declared
+ * constants, MYTHREAD, THREADS, shared objects, local scalars declared
  * before the loop that the loop does not assign and whose address the
- * function never takes, through [], ., ->, arithmetic and casts.  The
+ * function never takes, global scalars the loop does not assign, and
+ * private memory of a type the loop stores no value of (C11 6.5p7: a store
+ * of a double cannot change an int), through [], ., ->, arithmetic and
+ * casts.  The
  * hoisting goes to the outermost loop that qualifies.  With GASP events on
  * (--gasp) nothing is hoisted: every access keeps its event.
  */

@@ -24,6 +24,7 @@ for name in mpi.pingpong.rtt_us mpi.pingpong.bw_mbs mpi.rma_get_us mpi.barrier.u
             mupc.io.write_bw_mbs mpi.io.write_bw_mbs mupc.shm.barrier.us mupc.shm.barrier_4t_us \
             mupc.sim2.barrier.us mupc.barrier_wait_wake_us mupc.shm.barrier_4t_loaded_us \
             mupc.coll_wait_wake_us mupc.futex_wake_us mupc.xlate.dir_local_get_ns \
+            mupc.xlate.dir_stencil_ns mupc.xlate.privatized_stencil_ns \
             mupc.startup_16t_s mpi.startup_16t_s; do
     expect_output "prints $name" "^$name -?[0-9]+\\.[0-9]+$"
 done
