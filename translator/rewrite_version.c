@@ -172,6 +172,12 @@ static int index_type(CXType t)
     return (k == CXType_UInt || k == CXType_ULong || k == CXType_ULongLong) && clang_Type_getSizeOf(t) == 8;
 }
 
+/* Whether converting a value of type from to type to may wrap it. */
+static int narrows(CXType from, CXType to)
+{
+    return clang_Type_getSizeOf(canon(from)) > clang_Type_getSizeOf(canon(to));
+}
+
 /* Whether integer expression c is affine in the loop's index, using the
  * derived variables set by statements before statement `before`. */
 static int affine(struct version *v, CXCursor c, int before)
@@ -182,8 +188,9 @@ static int affine(struct version *v, CXCursor c, int before)
         return 1;
     CXCursor in;
     if (is_wrapper(c, &in) || clang_getCursorKind(c) == CXCursor_CStyleCastExpr) {
-        kids_t ks = children(c, 1);
-        int ok = ks.n == 1 && affine(v, ks.v[0], before);
+        kids_t ks = children(c, 1); /* a conversion that does not narrow */
+        int ok = ks.n == 1 && !narrows(clang_getCursorType(ks.v[0]), clang_getCursorType(c)) &&
+                 affine(v, ks.v[0], before);
         free(ks.v);
         return ok;
     }
@@ -206,23 +213,41 @@ static int affine(struct version *v, CXCursor c, int before)
     return ok;
 }
 
-/* `var = value;` with var a local integer the body sets nowhere else and
- * value affine: var stands for value in the accesses after it. */
+/* Whether local integer d, set to value by one statement of the body
+ * (writes: how many times the body sets it; 1 for an assignment, 0 for a
+ * declaration), stands for that value in the accesses after it. */
+static int derivable(struct version *v, CXCursor body, CXCursor d, CXCursor value, int writes, int place)
+{
+    return clang_getCursorKind(d) == CXCursor_VarDecl && !clang_Cursor_hasVarDeclGlobalStorage(d) &&
+           index_type(clang_getCursorType(d)) && !narrows(clang_getCursorType(value), clang_getCursorType(d)) &&
+           !writes_in(clang_getCursorSemanticParent(d), d, 1) && writes_in(body, d, 0) == writes &&
+           affine(v, value, place);
+}
+
+/* `var = value;` or `T var = value;` with var a local integer the body
+ * sets nowhere else and value affine: var stands for value after it. */
 static void note_derived(struct version *v, CXCursor body, CXCursor st, int place)
 {
     st = strip(st);
-    if (v->nderived == MAX_DERIVED || clang_getCursorKind(st) != CXCursor_BinaryOperator ||
-        clang_getCursorBinaryOperatorKind(st) != CXBinaryOperator_Assign)
+    enum CXCursorKind k = clang_getCursorKind(st);
+    if (v->nderived == MAX_DERIVED)
         return;
-    kids_t ks = children(st, 1);
-    CXCursor target = ks.n == 2 ? strip(ks.v[0]) : clang_getNullCursor();
-    if (ks.n == 2 && clang_getCursorKind(target) == CXCursor_DeclRefExpr) {
-        CXCursor d = clang_getCursorReferenced(target);
-        if (clang_getCursorKind(d) == CXCursor_VarDecl && !clang_Cursor_hasVarDeclGlobalStorage(d) &&
-            index_type(clang_getCursorType(d)) && !writes_in(clang_getCursorSemanticParent(d), d, 1) &&
-            writes_in(body, d, 0) == 1 && affine(v, ks.v[1], place))
-            v->derived[v->nderived++] = (derived_t){d, ks.v[1], place};
+    kids_t ks = children(st, k == CXCursor_BinaryOperator);
+    CXCursor d = clang_getNullCursor(), value = d;
+    int writes = 0;
+    if (k == CXCursor_BinaryOperator && clang_getCursorBinaryOperatorKind(st) == CXBinaryOperator_Assign &&
+        ks.n == 2 && clang_getCursorKind(strip(ks.v[0])) == CXCursor_DeclRefExpr) {
+        d = clang_getCursorReferenced(strip(ks.v[0]));
+        value = ks.v[1];
+        writes = 1;
+    } else if (k == CXCursor_DeclStmt && ks.n == 1) {
+        kids_t init = children(ks.v[0], 1);
+        if (init.n == 1)
+            d = ks.v[0], value = init.v[0];
+        free(init.v);
     }
+    if (!clang_Cursor_isNull(d) && derivable(v, body, d, value, writes, place))
+        v->derived[v->nderived++] = (derived_t){d, value, place};
     free(ks.v);
 }
 

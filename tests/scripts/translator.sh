@@ -391,7 +391,8 @@ hoisted hoist_plain no --gasp
 # in its index runs a copy with plain loads and stores when the range is
 # mapped here (rewrite_version.c); a call, a strict access, an index that
 # is not affine, a cyclic pointer, an access under if, a jump out of the
-# body, a 32-bit unsigned index and --gasp keep the loop as it is.
+# body, a 32-bit unsigned index, a narrowing conversion in the index and
+# --gasp keep the loop as it is.
 # copied NAME WANT [FLAGS...]: translate $tmp/NAME.upc, expect WANT (yes|no)
 copied() {
     name=$1 want=$2
@@ -405,7 +406,7 @@ copied() {
 n=0
 for body in 's += p[i];' 's += p[2 * i - 1] + q->arr[n - i];' 's += p[i]; g();' 's += p[i * i];' 's += c[i];' \
     'if (s > 0) s += p[i];' '{ if (s > 5) break; s += p[i]; }' 's += *(strict shared double *)&p[i];' \
-    'U s += p[i];'; do
+    'U s += p[i];' 's += p[(int)(i * 3000000000L)];'; do
     n=$((n + 1))
     case $body in
     's += p[i];' | 's += p[2 * i - 1]'*) want=yes ;;

@@ -4,11 +4,11 @@
  * accesses the translator runs as plain loads and stores when the whole
  * range is mapped here (translator/rewrite_version.c): this thread's
  * data and a neighbour's, stores, reads, compound assignments and ++,
- * structure members, an index set from i by an earlier statement, a
- * decreasing index, `<=`, a loop that runs no iteration over a null
- * pointer, an access under `if` (not copied), a bound read from memory
- * the loop does not store, and loops that must not be copied (a call, an
- * unsigned 32-bit index).  Every result is checked against values the
+ * structure members, an index set (or declared) from i by an earlier
+ * statement, a decreasing index, `<=`, a loop that runs no iteration over
+ * a null pointer, an access under `if` (not copied), a bound read from
+ * memory the loop does not store, and loops that must not be copied (a
+ * call, an unsigned 32-bit index).  Every result is checked against values the
  * program computes without shared data.  translator.sh checks which loops
  * of a similar program are copied, and runs this one on two simulated
  * nodes and with checks = bounds (no loop is then copied). */
@@ -94,6 +94,12 @@ static void structure_members(shared block_t *b)
     double want = (double)(N - 1) * N / 2 - (double)(off - 1) * off / 2;
     CHECK(re == want && im == -want, "array members of a shared structure, derived index");
     CHECK(ii == N - 1, "the derived index's value after the loop");
+    re = 0;
+    for (i = 0; i < N - off; i++) {
+        const long jj = 2L * (i + off) - i - off; /* declared in the body */
+        re += b[MYTHREAD].cell[jj].re;
+    }
+    CHECK(re == want, "an index declared in the body");
 }
 
 static void increments(shared [] double *mine)
