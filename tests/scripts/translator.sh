@@ -348,16 +348,19 @@ fi
 # it is read once per loop (rewrite_hoist.c); a strict or volatile access,
 # a fence, a barrier, a call or a store of a pointer-to-shared in the loop
 # keeps every read, and so does --gasp (every access keeps its event).
-# hoisted NAME WANT [FLAGS...]: translate $tmp/NAME.upc, expect WANT (yes|no)
-hoisted() {
-    name=$1 want=$2
-    shift 2
+# shape WHAT PATTERN NAME WANT [FLAGS...]: translate $tmp/NAME.upc, expect
+# WANT (yes|no) for whether the C has PATTERN (WHAT happened)
+shape() {
+    what=$1 pattern=$2 name=$3 want=$4
+    shift 4
     "$top_builddir/translator/mupc-translate" --prelude "$top_srcdir/translator/prelude" \
         --runtime-include "$top_srcdir/include" "$@" -o "$tmp/$name.c" "$tmp/$name.upc" > "$out" 2>&1
-    if grep -q '__mupc_h[0-9]*_ok = 1' "$tmp/$name.c"; then got=yes; else got=no; fi
-    if [ "$got" = "$want" ]; then ok "loop read hoisted in $name $*: $want"
-    else fail "loop read hoisted in $name $*: $got, want $want"; fi
+    if grep -q -- "$pattern" "$tmp/$name.c"; then got=yes; else got=no; fi
+    if [ "$got" = "$want" ]; then ok "$what in $name $*: $want"
+    else fail "$what in $name $*: $got, want $want"; fi
 }
+# hoisted NAME WANT [FLAGS...]
+hoisted() { shape "loop read hoisted" '__mupc_h[0-9]*_ok = 1' "$@"; }
 for body in plain '{ strict shared int *f = 0; *f = 1; }' 'upc_fence;' 'g();' \
     'd[MYTHREAD].arr = 0;' '{ volatile int v = 1; s += v; }' 'upc_barrier;'; do
     case $body in
@@ -393,16 +396,8 @@ hoisted hoist_plain no --gasp
 # is not affine, a cyclic pointer, an access under if, a jump out of the
 # body, a 32-bit unsigned index, a narrowing conversion in the index and
 # --gasp keep the loop as it is.
-# copied NAME WANT [FLAGS...]: translate $tmp/NAME.upc, expect WANT (yes|no)
-copied() {
-    name=$1 want=$2
-    shift 2
-    "$top_builddir/translator/mupc-translate" --prelude "$top_srcdir/translator/prelude" \
-        --runtime-include "$top_srcdir/include" "$@" -o "$tmp/$name.c" "$tmp/$name.upc" > "$out" 2>&1
-    if grep -q '__mupc_v[0-9]*_0 = ' "$tmp/$name.c"; then got=yes; else got=no; fi
-    if [ "$got" = "$want" ]; then ok "loop copied in $name $*: $want"
-    else fail "loop copied in $name $*: $got, want $want"; fi
-}
+# copied NAME WANT [FLAGS...]
+copied() { shape "loop copied" '__mupc_v[0-9]*_0 = ' "$@"; }
 n=0
 for body in 's += p[i];' 's += p[2 * i - 1] + q->arr[n - i];' 's += p[i]; g();' 's += p[i * i];' 's += c[i];' \
     'if (s > 0) s += p[i];' '{ if (s > 5) break; s += p[i]; }' 's += *(strict shared double *)&p[i];' \
