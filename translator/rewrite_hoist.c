@@ -10,11 +10,12 @@
  * path for other nodes), and a call may write anything.  The rewriter
  * knows more: a loop with no calls, no strict or volatile access, no label
  * and no store that could change a pointer-to-shared (a store of that
- * type, of a character type or of a structure) cannot change one, so the
- * relaxed read of a pointer-to-shared at an address invariant in the loop
- * may return the same value every time (UPC 1.3 §5.1.2.3 lets relaxed reads be
- * served from an earlier read when no strict access or fence intervenes;
- * the runtime's cache does the same).  Such a read becomes
+ * type, of a character type or of a structure holding one) cannot change
+ * one, so the relaxed read of a pointer-to-shared at an address invariant
+ * in the loop may return the same value every time (UPC 1.3 §5.1.2.3 lets
+ * relaxed reads be served from an earlier read when no strict access or
+ * fence intervenes; the runtime's cache does the same).  Such a read
+ * becomes
  *
  *   (__mupc_hN_ok ? __mupc_hN : (__mupc_hN_ok = 1, __mupc_hN = READ))
  *
@@ -142,26 +143,44 @@ static void note_memory_store(loop_scan_t *l, CXType ty)
         l->stored[l->nstored++] = c;
 }
 
-/* A store's target: a private variable is noted; anything else is unsafe
- * when it could hold a pointer-to-shared or alias one (character types and
- * structures), or when it is strict; private memory's type class is noted. */
+static void note_stored_type(loop_scan_t *l, CXType ty);
+
+static enum CXVisitorResult stored_field(CXCursor field, CXClientData data)
+{
+    note_stored_type(data, clang_getCursorType(field));
+    return CXVisit_Continue;
+}
+
+/* A store of a value of type ty, to memory: unsafe when it could change a
+ * pointer-to-shared (C11 6.5p7: through a pointer-to-shared, a character
+ * type, or a structure or union with one among its members); otherwise
+ * the classes of the scalars it writes are noted (private memory or
+ * shared, which a local pointer cast from a pointer-to-shared reaches). */
+static void note_stored_type(loop_scan_t *l, CXType ty)
+{
+    ty = canon(leaf_type(ty));
+    enum CXTypeKind k = ty.kind;
+    if (is_pts(l->w, ty) || k == CXType_Char_S || k == CXType_Char_U || k == CXType_SChar || k == CXType_UChar)
+        l->unsafe = 1;
+    else if (k == CXType_Record)
+        clang_Type_visitFields(ty, stored_field, l);
+    else
+        note_memory_store(l, ty);
+}
+
+/* A store's target: a private variable is noted; a strict access is
+ * unsafe; the type stored to memory is noted. */
 static void note_store(loop_scan_t *l, CXCursor target)
 {
     CXCursor t = strip(target);
     CXType ty = canon(clang_getCursorType(t));
-    if (clang_getCursorKind(t) == CXCursor_DeclRefExpr && !is_shared(l->w, ty)) {
+    int shared = is_shared(l->w, ty);
+    if (clang_getCursorKind(t) == CXCursor_DeclRefExpr && !shared)
         push(&l->assigned, &l->nassigned, &l->cap, clang_getCursorReferenced(t));
-        return;
-    }
-    CXType leaf = canon(leaf_type(ty));
-    int may_alias = is_pts(l->w, ty) || leaf.kind == CXType_Record ||
-                    leaf.kind == CXType_Char_S || leaf.kind == CXType_Char_U ||
-                    leaf.kind == CXType_SChar || leaf.kind == CXType_UChar ||
-                    canon(ty).kind == CXType_Record;
-    if (may_alias || (is_shared(l->w, ty) && strict_of(l->w, ty, start_of(t))))
+    else if (shared && strict_of(l->w, ty, start_of(t)))
         l->unsafe = 1;
-    else if (!is_shared(l->w, ty))
-        note_memory_store(l, ty);
+    else
+        note_stored_type(l, ty);
 }
 
 /* An assignment, compound assignment or ++/-- with `operands` operands:
@@ -302,7 +321,8 @@ static int may_store_type_of(loop_scan_t *l, CXCursor c)
         return 1;
     for (int i = 0; i < l->nassigned; i++) {
         CXCursor d = l->assigned[i];
-        if (type_class(clang_getCursorType(d)) != cls)
+        CXType dt = canon(clang_getCursorType(d));
+        if (type_class(dt) != cls && dt.kind != CXType_Record && !is_array(dt)) /* a structure holds any */
             continue;
         CXCursor fn = clang_getCursorSemanticParent(d);
         if (clang_getCursorKind(fn) != CXCursor_FunctionDecl || clang_Cursor_hasVarDeclGlobalStorage(d) ||

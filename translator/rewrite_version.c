@@ -257,8 +257,8 @@ static void note_derived(struct version *v, CXCursor body, CXCursor st, int plac
  * segment: the access is noted; returns 0 when c is not one. */
 static int note_access(struct version *v, rewriter_t *w, CXCursor lvalue, int place)
 {
-    CXType t = clang_getCursorType(lvalue);
-    if (v->nacc == MAX_ACCESSES || is_array(t) || canon(t).kind == CXType_Record || !access_suffix(w, t) ||
+    CXType t = clang_getCursorType(lvalue); /* a scalar, or a structure copied whole */
+    if (v->nacc == MAX_ACCESSES || is_array(t) || (canon(t).kind != CXType_Record && !access_suffix(w, t)) ||
         strict_of(w, t, start_of(lvalue)))
         return 0;
     char *members = xstrdup("");

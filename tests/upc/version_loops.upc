@@ -5,10 +5,11 @@
  * range is mapped here (translator/rewrite_version.c): this thread's
  * data and a neighbour's, stores, reads, compound assignments and ++,
  * structure members, an index set (or declared) from i by an earlier
- * statement, a decreasing index, `<=`, a loop that runs no iteration over
- * a null pointer, an access under `if` (not copied), a bound read from
- * memory the loop does not store, and loops that must not be copied (a
- * call, an unsigned 32-bit index).  Every result is checked against values the
+ * statement, a decreasing index, `<=`, structures copied whole, a loop
+ * that runs no iteration over a null pointer, an access under `if` (not
+ * copied), a bound read from memory the loop does not store, and loops
+ * that must not be copied (a call, an unsigned 32-bit index, a store of
+ * a structure holding a pointer-to-shared).  Every result is checked against values the
  * program computes without shared data.  translator.sh checks which loops
  * of a similar program are copied, and runs this one on two simulated
  * nodes and with checks = bounds (no loop is then copied). */
@@ -30,8 +31,8 @@ typedef struct { double re, im; } cplx;
 typedef struct { cplx cell[N]; } block_t;
 typedef struct { shared [] double *arr; } dir_t;
 
-shared block_t blocks[THREADS];
-shared dir_t dirs[THREADS];
+shared block_t blocks[THREADS], copies[THREADS];
+shared dir_t dirs[THREADS], swap[THREADS];
 shared int errs[THREADS];
 
 static int errors;
@@ -100,6 +101,14 @@ static void structure_members(shared block_t *b)
         re += b[MYTHREAD].cell[jj].re;
     }
     CHECK(re == want, "an index declared in the body");
+    for (i = 0; i < N; i++)
+        copies[MYTHREAD].cell[i] = b[MYTHREAD].cell[i]; /* structures copied whole */
+    re = im = 0;
+    for (i = 0; i < N; i++) {
+        re += copies[MYTHREAD].cell[i].re;
+        im += copies[MYTHREAD].cell[i].im;
+    }
+    CHECK(re == (double)(N - 1) * N / 2 && im == -re, "structures copied whole");
 }
 
 static void increments(shared [] double *mine)
@@ -124,6 +133,27 @@ static void increments(shared [] double *mine)
         want += value(MYTHREAD, i);
     }
     CHECK(sum == want, "++ and -- on each element");
+}
+
+/* A structure holding a pointer-to-shared stored in the loop: every
+ * iteration after the first reads through the new pointer. */
+static void pointer_changed(shared [] double *mine)
+{
+    shared [] double *other = (shared [] double *)upc_alloc(N * sizeof(double));
+    int i;
+    for (i = 0; i < N; i++)
+        other[i] = -value(MYTHREAD, i);
+    swap[MYTHREAD].arr = other;
+    double sum = 0, want = value(MYTHREAD, 0);
+    for (i = 0; i < N; i++) {
+        sum += dirs[MYTHREAD].arr[i];
+        dirs[MYTHREAD] = swap[MYTHREAD];
+    }
+    for (i = 1; i < N; i++)
+        want -= value(MYTHREAD, i);
+    CHECK(sum == want, "a structure with a pointer-to-shared stored in the loop");
+    dirs[MYTHREAD].arr = mine;
+    upc_free(other);
 }
 
 static void not_copied(shared [] double *mine)
@@ -159,6 +189,7 @@ int main(void)
     structure_members(blocks);
     upc_barrier;
     increments(mine);
+    pointer_changed(mine);
     not_copied(mine);
 
     errs[MYTHREAD] = errors;
