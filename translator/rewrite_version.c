@@ -6,14 +6,16 @@
  * `for (i = lo; i < hi; i++) ... p[E] ...` with p a pointer-to-shared of
  * indefinite layout (`shared [] T *`, or an array member of a shared
  * structure: UPC 1.3 §6.4.4 keeps it on one thread) reaches elements of
- * one thread's segment only.  When E is affine in i (sums, differences and
- * products by invariants of i, of local variables the body sets from i
- * before the access, and of invariants), the elements the loop touches lie
+ * one thread's segment only.  When E is affine in i (built from i,
+ * invariants and local variables that an earlier statement of the body
+ * sets or declares from i, by sums, differences, products by an invariant
+ * and conversions that do not narrow), the elements the loop touches lie
  * between E at i = lo and E at the last i, so two range checks before the
  * loop cover every iteration: if both ends are in a segment mapped on this
- * node (mupc.h's __mupc_at), the loop runs a copy of itself in which p[E]
- * is v[E], v a private pointer to p's element 0, and the C compiler may
- * vectorize it; otherwise it runs as written.
+ * node (the output's __mupc_at), the loop runs a copy of itself in which
+ * p[E] (p[E].m, or a whole structure) is v[E], v a private pointer to p's
+ * element 0, and the C compiler may vectorize it; otherwise it runs as
+ * written.
  *
  *   if (lo < hi && __mupc_span_at(p, E(lo), E(hi - 1), sizeof(T)) && ...)
  *   { T *__mupc_vN_0 = (T *)__mupc_span_at(...); for (...) COPY } else
@@ -372,6 +374,22 @@ static char *span_of(struct version *v, rewriter_t *w, const vaccess_t *a)
     return s;
 }
 
+/* Whether an earlier access has access i's pointer and index: its range
+ * is checked already. */
+static int checked_before(struct version *v, rewriter_t *w, int i)
+{
+    char *index = source(w, v->acc[i].index);
+    int seen = 0;
+    for (int j = 0; j < i && !seen; j++) {
+        char *other = source(w, v->acc[j].index);
+        seen = v->acc[j].group == v->acc[i].group && v->acc[j].place <= v->acc[i].place &&
+               !strcmp(other, index) && clang_equalTypes(canon(v->acc[j].elem), canon(v->acc[i].elem));
+        free(other);
+    }
+    free(index);
+    return seen;
+}
+
 /* `if (lo < hi && every span is here) { T *__mupc_vN_G = ...; for (...)
  * COPY } else `, to go before the loop. */
 static char *local_copy(struct version *v, rewriter_t *w, CXCursor loop, CXCursor body, size_t end)
@@ -382,6 +400,8 @@ static char *local_copy(struct version *v, rewriter_t *w, CXCursor loop, CXCurso
     const char *cmp = v->loop.inclusive ? "<=" : "<";
     sb_printf(&o, "if ((%s)(%s) %s (%s)(%s)", its, lo, cmp, its, hi);
     for (int i = 0; i < v->nacc; i++) {
+        if (checked_before(v, w, i))
+            continue;
         char *span = span_of(v, w, &v->acc[i]);
         sb_printf(&o, " && %s", span);
         free(span);
