@@ -432,18 +432,16 @@ static int canonical(rewriter_t *w, kids_t ks, CXCursor call, CXCursor body, can
            !modified_in(w, body, l->index) && invariant(w, l->hi, body) && canonical_affinity(w, aff, body, l);
 }
 
-/* For statement children ks (rewrite_version.c): a counted loop whose
- * body leaves its index alone (the caller checks the bounds). */
+/* For statement children ks (rewrite_version.c): a counted loop (the
+ * caller checks that the body leaves its index alone, and the bounds). */
 int counted_for(rewriter_t *w, kids_t ks, counted_t *c)
 {
     canonical_t l;
     memset(&l, 0, sizeof l);
     if (ks.n != 4 || !canonical_init(ks.v[0], &l))
         return 0;
-    CXCursor body = ks.v[3];
     l.itype = clang_getCursorType(l.index);
-    if (!integer_index_type(l.itype) || !canonical_cond(ks.v[1], &l) || !canonical_inc(w, ks.v[2], &l) ||
-        modified_in(w, body, l.index))
+    if (!integer_index_type(l.itype) || !canonical_cond(ks.v[1], &l) || !canonical_inc(w, ks.v[2], &l))
         return 0;
     *c = (counted_t){l.index, l.lo, l.hi, l.inclusive, l.declared, l.itype};
     return 1;

@@ -52,7 +52,12 @@ struct hoist_state {
     size_t nreads, cap_reads;
     hoist_loop_t *loops;
     size_t nloops, cap_loops;
+    CXCursor function;    /* the function whose addressed variables are: */
+    CXCursor *addressed;  /* (&v anywhere in it) */
+    size_t naddressed, cap_addressed;
 };
+
+static struct hoist_state *state(rewriter_t *w);
 
 /* Calls that write no memory a loop could read (errno aside). */
 static const char *const harmless_calls[] = {
@@ -249,24 +254,43 @@ static void scan(loop_scan_t *l, CXCursor c)
 
 /* ---- invariant addresses ---- */
 
-/* Whether the function around decl takes its address (&v) anywhere. */
-static int address_taken_in(CXCursor c, CXCursor decl)
+static enum CXChildVisitResult collect_addressed(CXCursor c, CXCursor parent, CXClientData data)
 {
+    (void)parent;
+    struct hoist_state *h = data;
     if (clang_getCursorKind(c) == CXCursor_UnaryOperator &&
         clang_getCursorUnaryOperatorKind(c) == CXUnaryOperator_AddrOf) {
         kids_t ks = children(c, 1);
-        int hit = ks.n == 1 && clang_getCursorKind(strip(ks.v[0])) == CXCursor_DeclRefExpr &&
-                  clang_equalCursors(clang_getCursorReferenced(strip(ks.v[0])), decl);
+        CXCursor x = ks.n == 1 ? strip(ks.v[0]) : clang_getNullCursor();
         free(ks.v);
-        if (hit)
-            return 1;
+        if (!clang_Cursor_isNull(x) && clang_getCursorKind(x) == CXCursor_DeclRefExpr) {
+            if (h->naddressed == h->cap_addressed) {
+                h->cap_addressed = h->cap_addressed ? 2 * h->cap_addressed : 64;
+                h->addressed = xrealloc(h->addressed, h->cap_addressed * sizeof *h->addressed);
+            }
+            h->addressed[h->naddressed++] = clang_getCursorReferenced(x);
+        }
     }
-    kids_t ks = children(c, 0);
-    int hit = 0;
-    for (int i = 0; i < ks.n && !hit; i++)
-        hit = address_taken_in(ks.v[i], decl);
-    free(ks.v);
-    return hit;
+    return CXChildVisit_Recurse;
+}
+
+/* Whether the function around local variable decl takes its address
+ * (&v): the function's addressed variables are collected once. */
+int address_taken(rewriter_t *w, CXCursor decl)
+{
+    struct hoist_state *h = state(w);
+    CXCursor fn = clang_getCursorSemanticParent(decl);
+    if (clang_getCursorKind(fn) != CXCursor_FunctionDecl)
+        return 1;
+    if (!clang_equalCursors(fn, h->function)) {
+        h->function = fn;
+        h->naddressed = 0;
+        clang_visitChildren(fn, collect_addressed, h);
+    }
+    for (size_t i = 0; i < h->naddressed; i++)
+        if (clang_equalCursors(h->addressed[i], decl))
+            return 1;
+    return 0;
 }
 
 static int named(CXCursor c, const char *name)
@@ -305,10 +329,9 @@ static int invariant_variable(loop_scan_t *l, CXCursor ref)
     for (int i = 0; i < l->nassigned; i++)
         if (clang_equalCursors(l->assigned[i], d))
             return 0;
-    CXCursor fn = clang_getCursorSemanticParent(d);
     if (dk == CXCursor_VarDecl && clang_Cursor_hasVarDeclGlobalStorage(d))
         return !l->unsafe && !may_store_type_of(l, ref);
-    return clang_getCursorKind(fn) == CXCursor_FunctionDecl && !address_taken_in(fn, d);
+    return !address_taken(l->w, d);
 }
 
 /* Whether the loop may store to private memory of c's type (a variable it
@@ -324,9 +347,7 @@ static int may_store_type_of(loop_scan_t *l, CXCursor c)
         CXType dt = canon(clang_getCursorType(d));
         if (type_class(dt) != cls && dt.kind != CXType_Record && !is_array(dt)) /* a structure holds any */
             continue;
-        CXCursor fn = clang_getCursorSemanticParent(d);
-        if (clang_getCursorKind(fn) != CXCursor_FunctionDecl || clang_Cursor_hasVarDeclGlobalStorage(d) ||
-            address_taken_in(fn, d))
+        if (clang_Cursor_hasVarDeclGlobalStorage(d) == 1 || address_taken(l->w, d))
             return 1;
     }
     return 0;

@@ -105,6 +105,7 @@ loop_scan_t *loop_scan_new(rewriter_t *w, CXCursor loop);
 int loop_scan_safe(const loop_scan_t *l);
 int loop_scan_invariant(loop_scan_t *l, CXCursor c);
 void loop_scan_free(loop_scan_t *l);
+int address_taken(rewriter_t *w, CXCursor decl); /* by its function, anywhere */
 
 /* rewrite_version.c */
 void version_loop(rewriter_t *w, CXCursor loop, kids_t ks);

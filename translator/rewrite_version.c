@@ -101,10 +101,10 @@ static enum CXChildVisitResult check_visit(CXCursor c, CXCursor parent, CXClient
     return CXChildVisit_Recurse;
 }
 
-/* How many times c writes var (or, addresses_only, takes its address). */
+/* How many times c writes var (or takes its address). */
 typedef struct writes {
     CXCursor var;
-    int addresses_only, n;
+    int n;
 } writes_t;
 
 static int names(CXCursor c, CXCursor var)
@@ -124,9 +124,6 @@ static enum CXChildVisitResult writes_visit(CXCursor c, CXCursor parent, CXClien
         enum CXUnaryOperatorKind op = clang_getCursorUnaryOperatorKind(c);
         write = op == CXUnaryOperator_PostInc || op == CXUnaryOperator_PreInc || op == CXUnaryOperator_PostDec ||
                 op == CXUnaryOperator_PreDec || op == CXUnaryOperator_AddrOf;
-        write = write && (!x->addresses_only || op == CXUnaryOperator_AddrOf);
-    } else if (x->addresses_only) {
-        write = 0;
     }
     if (write) {
         kids_t ks = children(c, 1);
@@ -136,9 +133,9 @@ static enum CXChildVisitResult writes_visit(CXCursor c, CXCursor parent, CXClien
     return CXChildVisit_Recurse;
 }
 
-static int writes_in(CXCursor c, CXCursor var, int addresses_only)
+static int writes_in(CXCursor c, CXCursor var)
 {
-    writes_t x = {var, addresses_only, 0};
+    writes_t x = {var, 0};
     clang_visitChildren(c, writes_visit, &x);
     return x.n;
 }
@@ -218,17 +215,17 @@ static int affine(struct version *v, CXCursor c, int before)
 /* Whether local integer d, set to value by one statement of the body
  * (writes: how many times the body sets it; 1 for an assignment, 0 for a
  * declaration), stands for that value in the accesses after it. */
-static int derivable(struct version *v, CXCursor body, CXCursor d, CXCursor value, int writes, int place)
+static int derivable(struct version *v, rewriter_t *w, CXCursor body, CXCursor d, CXCursor value, int writes,
+                     int place)
 {
     return clang_getCursorKind(d) == CXCursor_VarDecl && !clang_Cursor_hasVarDeclGlobalStorage(d) &&
            index_type(clang_getCursorType(d)) && !narrows(clang_getCursorType(value), clang_getCursorType(d)) &&
-           !writes_in(clang_getCursorSemanticParent(d), d, 1) && writes_in(body, d, 0) == writes &&
-           affine(v, value, place);
+           writes_in(body, d) == writes && !address_taken(w, d) && affine(v, value, place);
 }
 
 /* `var = value;` or `T var = value;` with var a local integer the body
  * sets nowhere else and value affine: var stands for value after it. */
-static void note_derived(struct version *v, CXCursor body, CXCursor st, int place)
+static void note_derived(struct version *v, rewriter_t *w, CXCursor body, CXCursor st, int place)
 {
     st = strip(st);
     enum CXCursorKind k = clang_getCursorKind(st);
@@ -248,7 +245,7 @@ static void note_derived(struct version *v, CXCursor body, CXCursor st, int plac
             d = ks.v[0], value = init.v[0];
         free(init.v);
     }
-    if (!clang_Cursor_isNull(d) && derivable(v, body, d, value, writes, place))
+    if (!clang_Cursor_isNull(d) && derivable(v, w, body, d, value, writes, place))
         v->derived[v->nderived++] = (derived_t){d, value, place};
     free(ks.v);
 }
@@ -317,8 +314,8 @@ static int note_access(struct version *v, rewriter_t *w, CXCursor lvalue, int pl
 static void find_accesses(struct version *v, rewriter_t *w, CXCursor c, int place, int cond)
 {
     enum CXCursorKind k = clang_getCursorKind(c);
-    if (!cond && clang_isExpression(k) && is_shared(w, clang_getCursorType(c)) &&
-        (k == CXCursor_MemberRefExpr || k == CXCursor_ArraySubscriptExpr) && note_access(v, w, c, place))
+    if (!cond && (k == CXCursor_MemberRefExpr || k == CXCursor_ArraySubscriptExpr) &&
+        is_shared(w, clang_getCursorType(c)) && note_access(v, w, c, place))
         return;
     int branches = k == CXCursor_IfStmt || k == CXCursor_SwitchStmt || k == CXCursor_ConditionalOperator ||
                    (k == CXCursor_BinaryOperator && (clang_getCursorBinaryOperatorKind(c) == CXBinaryOperator_LAnd ||
@@ -453,7 +450,7 @@ void version_loop(rewriter_t *w, CXCursor loop, kids_t ks)
     CXCursor body = ks.v[3];
     body_check_t b = {0, 0, 0};
     clang_visitChildren(body, check_visit, &b);
-    if (b.nested || b.jumps || b.copy_unsafe)
+    if (b.nested || b.jumps || b.copy_unsafe || writes_in(body, v.loop.index) || address_taken(w, v.loop.index))
         return;
     v.scan = loop_scan_new(w, loop);
     if (!loop_scan_safe(v.scan) || !loop_scan_invariant(v.scan, v.loop.lo) ||
@@ -464,7 +461,7 @@ void version_loop(rewriter_t *w, CXCursor loop, kids_t ks)
     kids_t sts = statements(body);
     for (int i = 0; i < sts.n; i++) {
         find_accesses(&v, w, sts.v[i], i, 0);
-        note_derived(&v, body, sts.v[i], i);
+        note_derived(&v, w, body, sts.v[i], i);
     }
     free(sts.v);
     if (v.nacc) {
