@@ -428,6 +428,7 @@ copied copy1 no --gasp
 # A copied loop's range is checked before it runs: one that reaches past
 # the segment runs as written, and its first access there stops the job
 # naming the line; with checks = bounds, one past an array member's end.
+# (A 1 MiB segment: the loop writes its way through all of it first.)
 cat > "$tmp/copyfar.upc" <<'UPC'
 #include <upc.h>
 typedef struct { int v[4]; } blk_t;
@@ -442,7 +443,7 @@ int main(int argc, char **argv)
 }
 UPC
 build copyfar
-run 2 60 "$tmp/copyfar"
+MUPC_SEGMENT_SIZE=1M run 2 60 "$tmp/copyfar"
 expect_failure "a copied loop reaching past the segment ends the job"
 expect_output "and names copyfar.upc:9" "copyfar\\.upc:9.*out of range"
 MUPC_CHECKS=bounds run 2 60 "$tmp/copyfar" one-past
