@@ -130,8 +130,9 @@ static enum CXChildVisitResult scan_visit(CXCursor c, CXCursor parent, CXClientD
         s->calls = 1;
     if (writes_operand(c) && private_store(s->w, c))
         s->stores = 1;
-    if (k == CXCursor_LabelStmt || k == CXCursor_AsmStmt || is_tag_definition(c) ||
-        (k == CXCursor_VarDecl && clang_Cursor_getStorageClass(c) == CX_SC_Static))
+    /* a case label may belong to a switch around the loop: one copy only */
+    if (k == CXCursor_LabelStmt || k == CXCursor_CaseStmt || k == CXCursor_DefaultStmt || k == CXCursor_AsmStmt ||
+        is_tag_definition(c) || (k == CXCursor_VarDecl && clang_Cursor_getStorageClass(c) == CX_SC_Static))
         s->unsafe_copy = 1;
     return CXChildVisit_Recurse;
 }

@@ -161,23 +161,40 @@ static enum CXVisitorResult stored_field(CXCursor field, CXClientData data)
  * type, or a structure or union with one among its members); otherwise
  * the classes of the scalars it writes are noted (private memory or
  * shared, which a local pointer cast from a pointer-to-shared reaches). */
+static int character_type(CXType t)
+{
+    enum CXTypeKind k = canon(t).kind;
+    return k == CXType_Char_S || k == CXType_Char_U || k == CXType_SChar || k == CXType_UChar;
+}
+
 static void note_stored_type(loop_scan_t *l, CXType ty)
 {
     ty = canon(leaf_type(ty));
-    enum CXTypeKind k = ty.kind;
-    if (is_pts(l->w, ty) || k == CXType_Char_S || k == CXType_Char_U || k == CXType_SChar || k == CXType_UChar)
+    if (is_pts(l->w, ty) || character_type(ty))
         l->unsafe = 1;
-    else if (k == CXType_Record)
+    else if (ty.kind == CXType_Record)
         clang_Type_visitFields(ty, stored_field, l);
     else
         note_memory_store(l, ty);
 }
 
+/* The union whose member c names (u.m, p->m), or a null cursor. */
+static CXCursor union_of_member(CXCursor c)
+{
+    if (clang_getCursorKind(c) == CXCursor_MemberRefExpr) {
+        CXCursor owner = clang_getCursorSemanticParent(clang_getCursorReferenced(c));
+        if (clang_getCursorKind(owner) == CXCursor_UnionDecl)
+            return owner;
+    }
+    return clang_getNullCursor();
+}
+
 /* A store's target: a private variable is noted; a strict access is
- * unsafe; the type stored to memory is noted. */
+ * unsafe; the type stored to memory is noted (for a union's member, every
+ * member's: a read of another member sees the store). */
 static void note_store(loop_scan_t *l, CXCursor target)
 {
-    CXCursor t = strip(target);
+    CXCursor t = strip(target), u = union_of_member(t);
     CXType ty = canon(clang_getCursorType(t));
     int shared = is_shared(l->w, ty);
     if (clang_getCursorKind(t) == CXCursor_DeclRefExpr && !shared)
@@ -185,7 +202,7 @@ static void note_store(loop_scan_t *l, CXCursor target)
     else if (shared && strict_of(l->w, ty, start_of(t)))
         l->unsafe = 1;
     else
-        note_stored_type(l, ty);
+        note_stored_type(l, clang_Cursor_isNull(u) ? ty : clang_getCursorType(u));
 }
 
 /* An assignment, compound assignment or ++/-- with `operands` operands:
@@ -340,12 +357,13 @@ static int invariant_variable(loop_scan_t *l, CXCursor ref)
 static int may_store_type_of(loop_scan_t *l, CXCursor c)
 {
     long long cls = type_class(clang_getCursorType(c));
-    if (stores_class(l, cls))
+    int any = character_type(clang_getCursorType(c)); /* a character lvalue reads any object */
+    if (stores_class(l, cls) || (any && l->nstored))
         return 1;
     for (int i = 0; i < l->nassigned; i++) {
         CXCursor d = l->assigned[i];
         CXType dt = canon(clang_getCursorType(d));
-        if (type_class(dt) != cls && dt.kind != CXType_Record && !is_array(dt)) /* a structure holds any */
+        if (!any && type_class(dt) != cls && dt.kind != CXType_Record && !is_array(dt)) /* a structure holds any */
             continue;
         if (clang_Cursor_hasVarDeclGlobalStorage(d) == 1 || address_taken(l->w, d))
             return 1;

@@ -88,8 +88,10 @@ static enum CXChildVisitResult check_visit(CXCursor c, CXCursor parent, CXClient
     case CXCursor_StructDecl:
     case CXCursor_UnionDecl:
     case CXCursor_EnumDecl:
-    case CXCursor_TypedefDecl:
-        b->copy_unsafe = 1; /* a definition: not to be made twice */
+    case CXCursor_TypedefDecl: /* a definition: not to be made twice */
+    case CXCursor_CaseStmt:
+    case CXCursor_DefaultStmt: /* maybe of a switch around the loop */
+        b->copy_unsafe = 1;
         break;
     case CXCursor_VarDecl:
         if (clang_Cursor_hasVarDeclGlobalStorage(c))
@@ -160,8 +162,19 @@ static const derived_t *derived_var(const struct version *v, CXCursor ref, int b
     return NULL;
 }
 
-/* An integer type whose arithmetic cannot wrap within a segment's reach:
- * signed (overflow is undefined), or 64 bits wide. */
+/* An integer type whose arithmetic cannot wrap within a segment's reach
+ * between the two ends the range checks look at: signed (overflow is
+ * undefined), or 64 bits wide with the index's coefficient 1 or -1 (no
+ * product with i: affine) over fewer than 2^62 iterations (local_copy), so
+ * that E, taken as a ptrdiff_t as the access takes it, cannot cross 2^63
+ * between two ends that lie in a segment. */
+static int is_unsigned(CXType t)
+{
+    enum CXTypeKind k = canon(t).kind;
+    return k == CXType_UInt || k == CXType_ULong || k == CXType_ULongLong || k == CXType_UShort ||
+           k == CXType_UChar || k == CXType_Bool;
+}
+
 static int index_type(CXType t)
 {
     enum CXTypeKind k = canon(t).kind;
@@ -201,7 +214,7 @@ static int affine(struct version *v, CXCursor c, int before)
         enum CXBinaryOperatorKind op = clang_getCursorBinaryOperatorKind(c);
         if (op == CXBinaryOperator_Add || op == CXBinaryOperator_Sub)
             ok = affine(v, ks.v[0], before) && affine(v, ks.v[1], before);
-        else if (op == CXBinaryOperator_Mul)
+        else if (op == CXBinaryOperator_Mul && !is_unsigned(clang_getCursorType(c))) /* unsigned: see index_type */
             ok = (loop_scan_invariant(v->scan, ks.v[0]) && affine(v, ks.v[1], before)) ||
                  (loop_scan_invariant(v->scan, ks.v[1]) && affine(v, ks.v[0], before));
     } else if (clang_getCursorKind(c) == CXCursor_UnaryOperator && ks.n == 1) {
@@ -221,6 +234,25 @@ static int derivable(struct version *v, rewriter_t *w, CXCursor body, CXCursor d
     return clang_getCursorKind(d) == CXCursor_VarDecl && !clang_Cursor_hasVarDeclGlobalStorage(d) &&
            index_type(clang_getCursorType(d)) && !narrows(clang_getCursorType(value), clang_getCursorType(d)) &&
            writes_in(body, d) == writes && !address_taken(w, d) && affine(v, value, place);
+}
+
+static int same_name(CXCursor a, CXCursor b)
+{
+    CXString x = clang_getCursorSpelling(a), y = clang_getCursorSpelling(b);
+    int same = !strcmp(clang_getCString(x), clang_getCString(y));
+    clang_disposeString(x);
+    clang_disposeString(y);
+    return same;
+}
+
+/* Whether d's name is the index's or an earlier derived variable's: the
+ * range checks declare them all in one block (index_at). */
+static int name_taken(const struct version *v, CXCursor d)
+{
+    int taken = same_name(d, v->loop.index);
+    for (int i = 0; i < v->nderived && !taken; i++)
+        taken = same_name(d, v->derived[i].var);
+    return taken;
 }
 
 /* `var = value;` or `T var = value;` with var a local integer the body
@@ -245,7 +277,7 @@ static void note_derived(struct version *v, rewriter_t *w, CXCursor body, CXCurs
             d = ks.v[0], value = init.v[0];
         free(init.v);
     }
-    if (!clang_Cursor_isNull(d) && derivable(v, w, body, d, value, writes, place))
+    if (!clang_Cursor_isNull(d) && !name_taken(v, d) && derivable(v, w, body, d, value, writes, place))
         v->derived[v->nderived++] = (derived_t){d, value, place};
     free(ks.v);
 }
@@ -371,15 +403,17 @@ static char *span_of(struct version *v, rewriter_t *w, const vaccess_t *a)
     return s;
 }
 
-/* Whether an earlier access has access i's pointer and index: its range
- * is checked already. */
+/* Whether an earlier access of the same statement has access i's pointer
+ * and index: its range is checked already. */
 static int checked_before(struct version *v, rewriter_t *w, int i)
 {
     char *index = source(w, v->acc[i].index);
     int seen = 0;
     for (int j = 0; j < i && !seen; j++) {
         char *other = source(w, v->acc[j].index);
-        seen = v->acc[j].group == v->acc[i].group && v->acc[j].place <= v->acc[i].place &&
+        /* one statement: its names mean one thing (the body may declare
+         * a variable that hides another between two statements) */
+        seen = v->acc[j].group == v->acc[i].group && v->acc[j].place == v->acc[i].place &&
                !strcmp(other, index) && clang_equalTypes(canon(v->acc[j].elem), canon(v->acc[i].elem));
         free(other);
     }
@@ -395,7 +429,8 @@ static char *local_copy(struct version *v, rewriter_t *w, CXCursor loop, CXCurso
     sb_init(&o);
     char *its = spell(w, v->loop.itype), *lo = gen(w, v->loop.lo), *hi = gen(w, v->loop.hi);
     const char *cmp = v->loop.inclusive ? "<=" : "<";
-    sb_printf(&o, "if ((%s)(%s) %s (%s)(%s)", its, lo, cmp, its, hi);
+    sb_printf(&o, "if ((%s)(%s) %s (%s)(%s) && (unsigned long long)(%s)(%s) - (unsigned long long)(%s)(%s) < 1ULL << 62",
+              its, lo, cmp, its, hi, its, hi, its, lo);
     for (int i = 0; i < v->nacc; i++) {
         if (checked_before(v, w, i))
             continue;

@@ -449,6 +449,34 @@ expect_output "and names copyfar.upc:9" "copyfar\\.upc:9.*out of range"
 MUPC_CHECKS=bounds run 2 60 "$tmp/copyfar" one-past
 expect_failure "with checks = bounds, a copied loop's store one past the member ends the job"
 expect_output "and names copyfar.upc:9 and the array" "copyfar\\.upc:9.*'b'"
+# ... and so do ranges whose two ends look in range while their middle is
+# not: one index text meaning two variables, a product that wraps 64 bits,
+# an unsigned index up to its type's largest value.
+cat > "$tmp/copyodd.upc" <<'UPC'
+#include <upc.h>
+#include <limits.h>
+int main(int argc, char **argv)
+{
+    shared [] double *r = (shared [] double *)upc_alloc(64 * sizeof(double));
+    double s = 0;
+    long k = 0, c = 1L << 60;
+    unsigned long hi = ULONG_MAX;
+    char how = argc > 1 ? argv[1][0] : 0;
+    if (how == 'k')
+        for (long i = 0; i < 4; i++) { s += r[i + k]; long k = 1L << 40; s += r[i + k]; } /* line 11 */
+    if (how == 'c')
+        for (long i = 0; i < 3; i++) s += r[i * c]; /* line 13 */
+    if (how == 'u')
+        for (unsigned long i = 0; i <= hi; i++) s += r[i]; /* line 15 */
+    return s > 0;
+}
+UPC
+build copyodd
+for how in k:11 c:13 u:15; do
+    MUPC_SEGMENT_SIZE=1M run 2 60 "$tmp/copyodd" "${how%:*}"
+    expect_failure "copyodd ${how%:*}: the loop's first access outside the segment ends the job"
+    expect_output "and names copyodd.upc:${how#*:}" "copyodd\\.upc:${how#*:}:.*out of range"
+done
 # A freed atomic domain is refused, naming the line that used it.
 cat > "$tmp/domain.upc" <<'UPC'
 #include <upc.h>

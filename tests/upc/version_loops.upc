@@ -9,12 +9,14 @@
  * that runs no iteration over a null pointer, an access under `if` (not
  * copied), a bound read from memory the loop does not store, and loops
  * that must not be copied (a call, an unsigned 32-bit index, a store of
- * a structure holding a pointer-to-shared).  Every result is checked against values the
+ * a structure holding a pointer-to-shared, a character or union-member
+ * read of data the loop stores, a case label in the body).  Every result is checked against values the
  * program computes without shared data.  translator.sh checks which loops
  * of a similar program are copied, and runs this one on two simulated
  * nodes and with checks = bounds (no loop is then copied). */
 #include <upc.h>
 #include <stdio.h>
+#include <string.h>
 
 #define N 64
 
@@ -156,6 +158,51 @@ static void pointer_changed(shared [] double *mine)
     upc_free(other);
 }
 
+/* Reads that a store in the loop changes although their types differ: a
+ * character read of an int, one union member read while another is
+ * stored (each must be read again); a body variable named as the index;
+ * a loop entered through a case label of a switch around it. */
+static void aliasing(shared [] double *mine, int jump)
+{
+    shared [] double *pick[2] = {mine, mine + 1};
+    int sel[1] = {0}, i;
+    unsigned char *byte = (unsigned char *)sel;
+    double sum = 0, want = value(MYTHREAD, 0);
+    for (i = 0; i < N - 1; i++) {
+        sum += pick[byte[0]][i];
+        sel[0] = 1; /* from the second iteration on: mine[i + 1] */
+    }
+    for (i = 1; i < N - 1; i++)
+        want += value(MYTHREAD, i + 1);
+    CHECK(sum == want, "a character read of an int the loop stores");
+    union { int k; float f; } u = {.k = 0}, *pu = &u;
+    float one; /* the float whose bits are the int 1 */
+    int bits = 1;
+    memcpy(&one, &bits, sizeof one);
+    sum = 0;
+    for (i = 0; i < N - 1; i++) {
+        sum += pick[pu->k][i];
+        pu->f = one;
+    }
+    CHECK(sum == want, "a union member read while another is stored");
+    sum = 0;
+    for (i = 0; i < N; i++) {
+        int i = 3;
+        sum += mine[i];
+    }
+    CHECK(sum == N * value(MYTHREAD, 3), "a body variable named as the index");
+    sum = 0;
+    i = 0;
+    switch (jump) {
+    case 0:
+        for (i = 0; i < N; i++) {
+        case 1:
+            sum += mine[i];
+        }
+    }
+    CHECK(sum == want + value(MYTHREAD, 1), "a loop entered through a case label"); /* all N */
+}
+
 static void not_copied(shared [] double *mine)
 {
     int i;
@@ -190,6 +237,7 @@ int main(void)
     upc_barrier;
     increments(mine);
     pointer_changed(mine);
+    aliasing(mine, MYTHREAD % 2);
     not_copied(mine);
 
     errs[MYTHREAD] = errors;
