@@ -27,8 +27,9 @@
  * before the loop that the loop does not assign and whose address the
  * function never takes, global scalars the loop does not assign, and
  * private memory of a type the loop stores no value of (C11 6.5p7: a store
- * of a double cannot change an int), through [], ., ->, arithmetic and
- * casts.  The
+ * of a double cannot change an int; a character read, which may alias
+ * anything, only when the loop stores nothing; a union member's store
+ * counts for every member), through [], ., ->, arithmetic and casts.  The
  * hoisting goes to the outermost loop that qualifies.  With GASP events on
  * (--gasp) nothing is hoisted: every access keeps its event.
  */

@@ -10,12 +10,14 @@
  * invariants and local variables that an earlier statement of the body
  * sets or declares from i, by sums, differences, products by an invariant
  * and conversions that do not narrow), the elements the loop touches lie
- * between E at i = lo and E at the last i, so two range checks before the
- * loop cover every iteration: if both ends are in a segment mapped on this
- * node (the output's __mupc_at), the loop runs a copy of itself in which
- * p[E] (p[E].m, or a whole structure) is v[E], v a private pointer to p's
- * element 0, and the C compiler may vectorize it; otherwise it runs as
- * written.
+ * between E at i = lo and E at the last i (E's byte offsets computed
+ * without overflow; an unsigned E with i's coefficient 1 or -1, over fewer
+ * than 2^62 iterations, so that it cannot wrap between the two ends), so
+ * two range checks before the loop cover every iteration: if both ends
+ * are in a segment mapped on this node (the output's __mupc_at), the loop
+ * runs a copy of itself in which p[E] (p[E].m, or a whole structure) is
+ * v[E], v a private pointer to p's element 0, and the C compiler may
+ * vectorize it; otherwise it runs as written.
  *
  *   if (lo < hi && __mupc_span_at(p, E(lo), E(hi - 1), sizeof(T)) && ...)
  *   { T *__mupc_vN_0 = (T *)__mupc_span_at(...); for (...) COPY } else
@@ -28,7 +30,8 @@
  * are copied, and the body has no break, continue, return or goto, so the
  * reads made before the loop to compute p and E are reads the first
  * iteration makes anyway.  Nothing is versioned with GASP events on
- * (--gasp), in a upc_forall's privatized copy, or around another loop. */
+ * (--gasp), in a upc_forall's privatized copy, around another loop, or
+ * with a case label in it (its switch may be outside). */
 #include "rewrite_internal.h"
 
 #include <stdlib.h>
