@@ -19,9 +19,10 @@
  * v[E], v a private pointer to p's element 0, and the C compiler may
  * vectorize it; otherwise it runs as written.
  *
- *   if (lo < hi && __mupc_span_at(p, E(lo), E(hi - 1), sizeof(T)) && ...)
- *   { T *__mupc_vN_0 = (T *)__mupc_span_at(...); for (...) COPY } else
- *   for (...) BODY
+ *   { T *__mupc_vN_0;
+ *     if (lo < hi && (__mupc_vN_0 = (T *)__mupc_span_at(p, E(lo), E(hi - 1), sizeof(T))) && ...)
+ *     { for (...) COPY } else
+ *     for (...) BODY }
  *
  * The loop must be one the read hoisting (rewrite_hoist.c) may change: no
  * call, no strict or volatile access, no label, no store that may change a
@@ -406,30 +407,77 @@ static char *span_of(struct version *v, rewriter_t *w, const vaccess_t *a)
     return s;
 }
 
-/* Whether an earlier access of the same statement has access i's pointer
- * and index: its range is checked already. */
+/* The declarations an expression names, in order. */
+typedef struct names_list {
+    CXCursor v[16];
+    int n, overflow;
+} names_list_t;
+
+static enum CXChildVisitResult list_names(CXCursor c, CXCursor parent, CXClientData data)
+{
+    (void)parent;
+    names_list_t *l = data;
+    if (clang_getCursorKind(c) == CXCursor_DeclRefExpr) {
+        if (l->n == (int)(sizeof l->v / sizeof *l->v))
+            l->overflow = 1;
+        else
+            l->v[l->n++] = clang_getCursorReferenced(c);
+    }
+    return CXChildVisit_Recurse;
+}
+
+/* Whether indexes a and b are the same text naming the same variables (a
+ * variable the body declares may hide another between two statements). */
+static int same_index(rewriter_t *w, CXCursor a, CXCursor b)
+{
+    char *ta = source(w, a), *tb = source(w, b);
+    int same = !strcmp(ta, tb);
+    free(ta);
+    free(tb);
+    names_list_t la = {{{0}}, 0, 0}, lb = {{{0}}, 0, 0};
+    clang_visitChildren(a, list_names, &la);
+    clang_visitChildren(b, list_names, &lb);
+    same = same && !la.overflow && !lb.overflow && la.n == lb.n;
+    for (int i = 0; same && i < la.n; i++)
+        same = clang_equalCursors(la.v[i], lb.v[i]);
+    return same;
+}
+
+/* Whether an earlier access has access i's pointer and index: its range
+ * is checked already. */
 static int checked_before(struct version *v, rewriter_t *w, int i)
 {
-    char *index = source(w, v->acc[i].index);
     int seen = 0;
-    for (int j = 0; j < i && !seen; j++) {
-        char *other = source(w, v->acc[j].index);
-        /* one statement: its names mean one thing (the body may declare
-         * a variable that hides another between two statements) */
-        seen = v->acc[j].group == v->acc[i].group && v->acc[j].place == v->acc[i].place &&
-               !strcmp(other, index) && clang_equalTypes(canon(v->acc[j].elem), canon(v->acc[i].elem));
-        free(other);
-    }
-    free(index);
+    for (int j = 0; j < i && !seen; j++)
+        seen = v->acc[j].group == v->acc[i].group && clang_equalTypes(canon(v->acc[j].elem), canon(v->acc[i].elem)) &&
+               same_index(w, v->acc[j].index, v->acc[i].index);
     return seen;
 }
 
-/* `if (lo < hi && every span is here) { T *__mupc_vN_G = ...; for (...)
- * COPY } else `, to go before the loop. */
+/* Whether access i is its group's first: the one whose check also sets
+ * the group's private pointer. */
+static int first_of_group(const struct version *v, int i)
+{
+    for (int j = 0; j < i; j++)
+        if (v->acc[j].group == v->acc[i].group)
+            return 0;
+    return 1;
+}
+
+/* `{ T *__mupc_vN_G; if (lo < hi && every span is here, the first of each
+ * group setting __mupc_vN_G) { for (...) COPY } else `, to go before the
+ * loop (and ` }` after it). */
 static char *local_copy(struct version *v, rewriter_t *w, CXCursor loop, CXCursor body, size_t end)
 {
     strbuf_t o;
     sb_init(&o);
+    sb_puts(&o, "{ ");
+    for (int i = 0; i < v->nacc; i++)
+        if (first_of_group(v, i)) {
+            char *ts = spell(w, v->acc[i].elem);
+            sb_printf(&o, "%s *__mupc_v%d_%d; ", ts, v->n, v->acc[i].group);
+            free(ts);
+        }
     char *its = spell(w, v->loop.itype), *lo = gen(w, v->loop.lo), *hi = gen(w, v->loop.hi);
     const char *cmp = v->loop.inclusive ? "<=" : "<";
     sb_printf(&o, "if ((%s)(%s) %s (%s)(%s) && (unsigned long long)(%s)(%s) - (unsigned long long)(%s)(%s) < 1ULL << 62",
@@ -438,23 +486,19 @@ static char *local_copy(struct version *v, rewriter_t *w, CXCursor loop, CXCurso
         if (checked_before(v, w, i))
             continue;
         char *span = span_of(v, w, &v->acc[i]);
-        sb_printf(&o, " && %s", span);
-        free(span);
-    }
-    sb_puts(&o, ") { ");
-    for (int g = 0; g < v->groups; g++) {
-        int i = 0;
-        while (v->acc[i].group != g)
-            i++;
-        char *ts = spell(w, v->acc[i].elem), *span = span_of(v, w, &v->acc[i]);
-        sb_printf(&o, "%s *__mupc_v%d_%d = (%s *)%s; ", ts, v->n, g, ts, span);
-        free(ts);
+        if (first_of_group(v, i)) {
+            char *ts = spell(w, v->acc[i].elem);
+            sb_printf(&o, " && (__mupc_v%d_%d = (%s *)%s)", v->n, v->acc[i].group, ts, span);
+            free(ts);
+        } else {
+            sb_printf(&o, " && %s", span);
+        }
         free(span);
     }
     CXString name = clang_getCursorSpelling(v->loop.index);
     const char *iv = clang_getCString(name);
-    sb_printf(&o, "for (%s%s%s = (%s); %s %s (%s); %s++)", v->loop.declared ? its : "", v->loop.declared ? " " : "",
-              iv, lo, iv, cmp, hi, iv);
+    sb_printf(&o, ") { for (%s%s%s = (%s); %s %s (%s); %s++)", v->loop.declared ? its : "",
+              v->loop.declared ? " " : "", iv, lo, iv, cmp, hi, iv);
     struct version *outer = w->ver;
     w->ver = v;
     char *copy = body_text(w, body, end, 0, NULL);
@@ -508,6 +552,7 @@ void version_loop(rewriter_t *w, CXCursor loop, kids_t ks)
         size_t end = clang_getCursorKind(body) == CXCursor_CompoundStmt ? e : past_semicolon(w, e);
         v.n = next_temp(w);
         edits_add(&w->edits, s, s, local_copy(&v, w, loop, body, end));
+        edits_add(&w->edits, end, end, xstrdup(" }"));
     }
     version_free(&v);
 }
