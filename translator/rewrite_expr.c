@@ -104,6 +104,11 @@ static char *implicit(rewriter_t *w, CXCursor c, CXCursor in)
                                "or integer; cast it");
         return gen(w, in);
     }
+    if (is_pts(w, from) && !is_shared(w, from) && clang_getCursorKind(in) == CXCursor_DeclRefExpr) {
+        char *once = hoisted_read(w, in); /* a global pointer-to-shared, read once in a loop */
+        if (once)
+            return once;
+    }
     if (is_pts(w, from) && is_pts(w, to)) {
         /* shared void * to a pointer with block size 1 (the same address
          * space as shared void *, so clang saw no conversion): phase 0, as

@@ -30,8 +30,11 @@
  * of a double cannot change an int; a character read, which may alias
  * anything, only when the loop stores nothing; a union member's store
  * counts for every member), through [], ., ->, arithmetic and casts.  The
- * hoisting goes to the outermost loop that qualifies.  With GASP events on
- * (--gasp) nothing is hoisted: every access keeps its event.
+ * hoisting goes to the outermost loop that qualifies.  A private
+ * pointer-to-shared variable of static storage that the loop cannot change
+ * is read the same way, but before the loop (reading it cannot fail).
+ * With GASP events on (--gasp) nothing is hoisted: every access keeps its
+ * event.
  */
 #include "rewrite_internal.h"
 
@@ -41,6 +44,7 @@
 typedef struct hoisted_read {
     size_t start, end; /* the extent of the shared lvalue read */
     int id;            /* __mupc_h<id> */
+    int eager;         /* a private variable: copied before the loop */
 } hoisted_read_t;
 
 typedef struct hoist_loop {
@@ -216,6 +220,19 @@ static void note_target(loop_scan_t *l, CXCursor c, int operands)
     free(ks.v);
 }
 
+/* A private pointer-to-shared variable of static storage, named by c:
+ * its reads are candidates too (the C compiler reloads it after every
+ * call on the accesses' runtime path, as a shared one). */
+static int global_pts_variable(rewriter_t *w, CXCursor c)
+{
+    if (clang_getCursorKind(c) != CXCursor_DeclRefExpr)
+        return 0;
+    CXCursor d = clang_getCursorReferenced(c);
+    CXType t = clang_getCursorType(d);
+    return clang_getCursorKind(d) == CXCursor_VarDecl && clang_Cursor_hasVarDeclGlobalStorage(d) == 1 &&
+           is_pts(w, t) && !is_shared(w, t);
+}
+
 static void scan(loop_scan_t *l, CXCursor c)
 {
     if (l->unsafe)
@@ -258,6 +275,8 @@ static void scan(loop_scan_t *l, CXCursor c)
                     l->unsafe = 1;
                 else if (is_pts(l->w, from))
                     push(&l->reads, &l->nreads, &l->cap_reads, in);
+            } else if (global_pts_variable(l->w, in)) {
+                push(&l->reads, &l->nreads, &l->cap_reads, in);
             }
         }
         break;
@@ -487,10 +506,10 @@ static char *key_of(rewriter_t *w, CXCursor c)
     return t;
 }
 
-static void add_read(struct hoist_state *h, size_t s, size_t e, int id)
+static void add_read(struct hoist_state *h, size_t s, size_t e, int id, int eager)
 {
     h->reads = room(h->reads, h->nreads, &h->cap_reads, sizeof *h->reads);
-    h->reads[h->nreads++] = (hoisted_read_t){s, e, id};
+    h->reads[h->nreads++] = (hoisted_read_t){s, e, id, eager};
 }
 
 /* The block around the loop [s, e), its declarations in `open`. */
@@ -550,12 +569,15 @@ void hoist_loop(rewriter_t *w, CXCursor loop)
             ids[nkeys] = id;
             keys[nkeys++] = key;
             char *ts = spell(w, clang_getCursorType(l.reads[i]));
-            sb_printf(&open, "%s __mupc_h%d = {0}; int __mupc_h%d_ok = 0; ", ts, id, id);
+            if (global_pts_variable(w, l.reads[i])) /* reading it cannot fail: at once */
+                sb_printf(&open, "%s __mupc_h%d = %s; ", ts, id, key);
+            else
+                sb_printf(&open, "%s __mupc_h%d = {0}; int __mupc_h%d_ok = 0; ", ts, id, id);
             free(ts);
         } else {
             free(key);
         }
-        add_read(h, rs, re, id);
+        add_read(h, rs, re, id, global_pts_variable(w, l.reads[i]));
     }
     for (int k = 0; k < nkeys; k++)
         free(keys[k]);
@@ -573,7 +595,8 @@ void hoist_loop(rewriter_t *w, CXCursor loop)
     emit_block(w, &h->loops[h->nloops - 1]);
 }
 
-/* The text of the read of shared lvalue c if a loop hoisted it, else NULL. */
+/* The text of the read of shared lvalue c (or private pointer-to-shared
+ * variable c) if a loop hoisted it, else NULL. */
 char *hoisted_read(rewriter_t *w, CXCursor c)
 {
     if (!w->hoist)
@@ -582,6 +605,8 @@ char *hoisted_read(rewriter_t *w, CXCursor c)
     extent(c, &s, &e);
     for (size_t i = 0; i < w->hoist->nreads; i++) {
         const hoisted_read_t *r = &w->hoist->reads[i];
+        if (r->start == s && r->end == e && r->eager)
+            return xasprintf("__mupc_h%d", r->id);
         if (r->start == s && r->end == e) {
             char *read = read_shared(w, c);
             char *t = xasprintf("(__mupc_h%d_ok ? __mupc_h%d : (__mupc_h%d_ok = 1, __mupc_h%d = %s))", r->id,

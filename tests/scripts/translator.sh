@@ -390,6 +390,21 @@ UPC
     hoisted "$name" "$want"
 done
 hoisted hoist_plain no --gasp
+# A private pointer-to-shared of static storage that a loop cannot change
+# is copied before it (the C compiler would reload it after every call).
+cat > "$tmp/hoist_global.upc" <<'UPC'
+#include <upc.h>
+shared [] double *gp;
+double f(int n)
+{
+    double s = 0;
+    for (int i = 0; i < n; i++)
+        s += gp[i];
+    return s;
+}
+UPC
+shape "global pointer copied before the loop" '__mupc_h[0-9]* = gp;' hoist_global yes
+shape "global pointer copied before the loop" '__mupc_h[0-9]* = gp;' hoist_global no --gasp
 # A counted loop whose accesses through a `shared []` pointer are affine
 # in its index runs a copy with plain loads and stores when the range is
 # mapped here (rewrite_version.c); a call, a strict access, an index that

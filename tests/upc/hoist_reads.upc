@@ -21,6 +21,7 @@ shared dir_t spare[THREADS];      /* a second row per thread */
 shared int errs[THREADS];
 
 static int errors;
+shared [] double *global_row; /* a private pointer-to-shared of static storage */
 
 static void expect(double got, double want, const char *what)
 {
@@ -34,6 +35,11 @@ static void expect(double got, double want, const char *what)
 static double across_threads(void)
 {
     return 103.0 * THREADS + 1000.0 * THREADS * (THREADS - 1) / 2;
+}
+
+static void retarget_global(void) /* a call changing global_row */
+{
+    global_row = spare[MYTHREAD].arr;
 }
 
 static void retarget(void) /* a call: the loop around it may not keep the old pointer */
@@ -145,6 +151,42 @@ int main(void)
     }
     expect(sum, 100, "character stores in the loop");
     dirs[MYTHREAD].arr = mine;
+
+    /* a private global pointer-to-shared: copied before a loop that cannot
+     * change it; a loop that assigns it, calls a function that does, or
+     * stores through its address sees each new value (mine[0], then
+     * other[i]: 0 + 101 + ... + 107 + 1000 * MYTHREAD) */
+    double from_other = 0;
+    for (i = 1; i < N; i++)
+        from_other += 100 + i + (i == 3 ? 1000 * MYTHREAD : 0);
+    for (i = 0; i < N; i++)
+        mine[i] = i;
+    global_row = mine;
+    sum = 0;
+    for (i = 0; i < N; i++)
+        sum += global_row[i];
+    expect(sum, 28, "a global pointer the loop cannot change");
+    sum = 0;
+    for (i = 0; i < N; i++) {
+        sum += global_row[i];
+        global_row = other;
+    }
+    expect(sum, from_other, "a global pointer assigned in the loop");
+    global_row = mine;
+    sum = 0;
+    for (i = 0; i < N; i++) {
+        sum += global_row[i];
+        retarget_global();
+    }
+    expect(sum, from_other, "a global pointer changed by a call in the loop");
+    shared [] double **where = &global_row;
+    global_row = mine;
+    sum = 0;
+    for (i = 0; i < N; i++) {
+        sum += global_row[i];
+        *where = other;
+    }
+    expect(sum, from_other, "a global pointer changed through its address in the loop");
 
     /* a loop that runs no iteration reads nothing: its pointer is null */
     shared dir_t *none = 0;
