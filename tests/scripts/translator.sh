@@ -492,6 +492,15 @@ for how in k:11 c:13 u:15; do
     expect_failure "copyodd ${how%:*}: the loop's first access outside the segment ends the job"
     expect_output "and names copyodd.upc:${how#*:}" "copyodd\\.upc:${how#*:}:.*out of range"
 done
+# The loops' copies and hoisted reads compile without a warning.
+for name in version_loops hoist_reads; do
+    if "$mupcc" -O2 -Wall -Wextra -Werror -c -o "$tmp/$name.o" "$dir/$name.upc" > "$out" 2>&1; then
+        ok "$name.upc compiles with -Wall -Wextra -Werror"
+    else
+        fail "$name.upc compiles with -Wall -Wextra -Werror"
+        cat "$out"
+    fi
+done
 # A freed atomic domain is refused, naming the line that used it.
 cat > "$tmp/domain.upc" <<'UPC'
 #include <upc.h>
