@@ -60,41 +60,10 @@ typedef struct scan {
     rewriter_t *w;
     CXCursor var;    /* the variable looked for */
     int modified;    /* assigned, incremented or address-taken */
-    int addressed;   /* address-taken */
     int calls;       /* the body calls a function */
     int stores;      /* the body stores to private memory other than its local variables */
     int unsafe_copy; /* a label, static or tag definition: not to be emitted twice */
 } scan_t;
-
-static int refers_to(CXCursor c, CXCursor var)
-{
-    c = strip(c);
-    return clang_getCursorKind(c) == CXCursor_DeclRefExpr &&
-           clang_equalCursors(clang_getCursorReferenced(c), var);
-}
-
-static int first_operand_is(CXCursor c, CXCursor var)
-{
-    kids_t ks = children(c, 1);
-    int is = ks.n >= 1 && refers_to(ks.v[0], var);
-    free(ks.v);
-    return is;
-}
-
-static int writes_operand(CXCursor c)
-{
-    enum CXCursorKind k = clang_getCursorKind(c);
-    if (k == CXCursor_CompoundAssignOperator)
-        return 1;
-    if (k == CXCursor_BinaryOperator)
-        return clang_getCursorBinaryOperatorKind(c) == CXBinaryOperator_Assign;
-    if (k == CXCursor_UnaryOperator) {
-        enum CXUnaryOperatorKind op = clang_getCursorUnaryOperatorKind(c);
-        return op == CXUnaryOperator_PostInc || op == CXUnaryOperator_PreInc || op == CXUnaryOperator_PostDec ||
-               op == CXUnaryOperator_PreDec || op == CXUnaryOperator_AddrOf;
-    }
-    return 0;
-}
 
 /* Whether assignment or update c stores to private memory that a global
  * variable may be: not a local variable, not shared data. */
@@ -121,11 +90,8 @@ static enum CXChildVisitResult scan_visit(CXCursor c, CXCursor parent, CXClientD
     (void)parent;
     scan_t *s = data;
     enum CXCursorKind k = clang_getCursorKind(c);
-    if (writes_operand(c) && first_operand_is(c, s->var)) {
+    if (writes_operand(c) && first_operand_is(c, s->var))
         s->modified = 1;
-        s->addressed |= clang_getCursorKind(c) == CXCursor_UnaryOperator &&
-                        clang_getCursorUnaryOperatorKind(c) == CXUnaryOperator_AddrOf;
-    }
     if (k == CXCursor_CallExpr)
         s->calls = 1;
     if (writes_operand(c) && private_store(s->w, c))
@@ -139,7 +105,7 @@ static enum CXChildVisitResult scan_visit(CXCursor c, CXCursor parent, CXClientD
 
 static scan_t scan(rewriter_t *w, CXCursor body, CXCursor var)
 {
-    scan_t s = {w, var, 0, 0, 0, 0, 0};
+    scan_t s = {w, var, 0, 0, 0, 0};
     clang_visitChildren(body, scan_visit, &s);
     return s;
 }
@@ -149,8 +115,7 @@ static scan_t scan(rewriter_t *w, CXCursor body, CXCursor var)
 static int modified_in(rewriter_t *w, CXCursor body, CXCursor var)
 {
     CXCursor f = clang_getCursorSemanticParent(var);
-    return scan(w, body, var).modified ||
-           (clang_getCursorKind(f) == CXCursor_FunctionDecl && scan(w, f, var).addressed);
+    return scan(w, body, var).modified || (clang_getCursorKind(f) == CXCursor_FunctionDecl && address_taken(w, var));
 }
 
 /* ---- the header ---- */

@@ -51,6 +51,9 @@ int next_temp(rewriter_t *w);
 /* rewrite_lvalue.c */
 int is_wrapper(CXCursor c, CXCursor *inner);
 CXCursor strip(CXCursor c);
+int refers_to(CXCursor c, CXCursor var);
+int first_operand_is(CXCursor c, CXCursor var);
+int writes_operand(CXCursor c);
 char *descriptor_name(CXCursor decl);
 int root_threads_dim(rewriter_t *w, CXCursor c, int *depth);
 char *leaf_count(CXType t, int threads_dim_below);

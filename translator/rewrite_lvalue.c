@@ -38,6 +38,40 @@ CXCursor strip(CXCursor c)
     return c;
 }
 
+/* Whether c (through wrappers) names variable var. */
+int refers_to(CXCursor c, CXCursor var)
+{
+    c = strip(c);
+    return clang_getCursorKind(c) == CXCursor_DeclRefExpr &&
+           clang_equalCursors(clang_getCursorReferenced(c), var);
+}
+
+/* Whether c's first operand names var. */
+int first_operand_is(CXCursor c, CXCursor var)
+{
+    kids_t ks = children(c, 1);
+    int is = ks.n >= 1 && refers_to(ks.v[0], var);
+    free(ks.v);
+    return is;
+}
+
+/* Whether c writes its first operand: an assignment, a compound
+ * assignment, ++ or --, or takes its address (&). */
+int writes_operand(CXCursor c)
+{
+    enum CXCursorKind k = clang_getCursorKind(c);
+    if (k == CXCursor_CompoundAssignOperator)
+        return 1;
+    if (k == CXCursor_BinaryOperator)
+        return clang_getCursorBinaryOperatorKind(c) == CXBinaryOperator_Assign;
+    if (k == CXCursor_UnaryOperator) {
+        enum CXUnaryOperatorKind op = clang_getCursorUnaryOperatorKind(c);
+        return op == CXUnaryOperator_PostInc || op == CXUnaryOperator_PreInc || op == CXUnaryOperator_PostDec ||
+               op == CXUnaryOperator_PreDec || op == CXUnaryOperator_AddrOf;
+    }
+    return 0;
+}
+
 /* A file-scope shared object named by c (through wrappers), or a null cursor. */
 static int shared_object(rewriter_t *w, CXCursor c, CXCursor *decl)
 {

@@ -113,29 +113,11 @@ typedef struct writes {
     int n;
 } writes_t;
 
-static int names(CXCursor c, CXCursor var)
-{
-    c = strip(c);
-    return clang_getCursorKind(c) == CXCursor_DeclRefExpr && clang_equalCursors(clang_getCursorReferenced(c), var);
-}
-
 static enum CXChildVisitResult writes_visit(CXCursor c, CXCursor parent, CXClientData data)
 {
     (void)parent;
     writes_t *x = data;
-    enum CXCursorKind k = clang_getCursorKind(c);
-    int write = k == CXCursor_CompoundAssignOperator ||
-                (k == CXCursor_BinaryOperator && clang_getCursorBinaryOperatorKind(c) == CXBinaryOperator_Assign);
-    if (k == CXCursor_UnaryOperator) {
-        enum CXUnaryOperatorKind op = clang_getCursorUnaryOperatorKind(c);
-        write = op == CXUnaryOperator_PostInc || op == CXUnaryOperator_PreInc || op == CXUnaryOperator_PostDec ||
-                op == CXUnaryOperator_PreDec || op == CXUnaryOperator_AddrOf;
-    }
-    if (write) {
-        kids_t ks = children(c, 1);
-        x->n += ks.n >= 1 && names(ks.v[0], x->var);
-        free(ks.v);
-    }
+    x->n += writes_operand(c) && first_operand_is(c, x->var);
     return CXChildVisit_Recurse;
 }
 
@@ -161,7 +143,7 @@ static kids_t statements(CXCursor body)
 static const derived_t *derived_var(const struct version *v, CXCursor ref, int before)
 {
     for (int i = 0; i < v->nderived; i++)
-        if (v->derived[i].statement < before && names(ref, v->derived[i].var))
+        if (v->derived[i].statement < before && refers_to(ref, v->derived[i].var))
             return &v->derived[i];
     return NULL;
 }
@@ -210,7 +192,7 @@ static int affine(struct version *v, CXCursor c, int before)
         free(ks.v);
         return ok;
     }
-    if (names(c, v->loop.index) || derived_var(v, c, before))
+    if (refers_to(c, v->loop.index) || derived_var(v, c, before))
         return 1;
     kids_t ks = children(c, 1);
     int ok = 0;
