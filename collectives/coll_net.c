@@ -24,8 +24,8 @@ typedef struct letter {
     uint16_t round;
     int src;
     size_t size, received;
-    unsigned char *data;
     struct letter *next;
+    unsigned char data[]; /* size bytes */
 } letter_t;
 
 /* One queue per source, in arrival order.  A source's messages arrive in
@@ -87,9 +87,11 @@ static letter_t *letter_for(int src, uint32_t call, uint16_t round, size_t size)
     queue_t *q = queue_of(src);
     if (q->tail && q->tail->received < q->tail->size)
         return q->tail;
-    letter_t *l = calloc(1, sizeof *l);
-    if (!l || !(l->data = malloc(size ? size : 1)))
+    letter_t *l = malloc(sizeof *l + size);
+    if (!l)
         mupci_fatal("out of memory for a %zu-byte collective message", size);
+    l->received = 0;
+    l->next = NULL;
     l->call = call;
     l->round = round;
     l->src = src;
@@ -177,7 +179,6 @@ int mupci_coll_recv(int src, int round, void *buf, size_t n)
                        call_what, current_call, l->src, l->size, n);
     memcpy(buf, l->data, n);
     int from = l->src;
-    free(l->data);
     free(l);
     return from;
 }

@@ -178,6 +178,17 @@ int main(int argc, char **argv)
             upc_all_gather(MUPC_BASE(cells), MUPC_BASE(cells), 8, 0);
         else
             upc_all_broadcast(MUPC_BASE(cells), MUPC_BASE(cells), 8, 0); /* LINE_coll-other-call */
+    } else if (!strcmp(mode, "coll-late-call")) {
+        /* the 101st call differs, with no barrier near: the other threads'
+         * arrivals wait in their queues (rendezvous.c) until the queue's
+         * age sends them, while every thread waits for the others' data */
+        const upc_flag_t mysync = UPC_IN_MYSYNC | UPC_OUT_MYSYNC;
+        for (int i = 0; i < 100; i++)
+            upc_all_broadcast(MUPC_BASE(cells), MUPC_BASE(cells), 8, mysync);
+        if (MYTHREAD == 0)
+            upc_all_gather(MUPC_BASE(cells), MUPC_BASE(cells), 8, mysync); /* LINE_coll-late-gather */
+        else
+            upc_all_broadcast(MUPC_BASE(cells), MUPC_BASE(cells), 8, mysync); /* LINE_coll-late-call */
     } else if (!strcmp(mode, "coll-other-nbytes")) {
         upc_all_broadcast(MUPC_BASE(cells), MUPC_BASE(cells), MYTHREAD == 1 ? 16 : 8, UPC_IN_NOSYNC | UPC_OUT_NOSYNC); /* LINE_coll-other-nbytes */
     } else if (!strcmp(mode, "coll-other-op")) {

@@ -107,6 +107,13 @@ run 2 60 "$prog" coll-other-call
 expect_failure "coll-other-call fails"
 expect_output "coll-other-call names both calls" "collective call number 1 differs between threads: thread [01] called upc_all_(broadcast|gather)\\(nbytes=8, root=0, flags=0\\) at [^ ]*misuse.c:[0-9]+, thread [01] called upc_all_(gather|broadcast)\\(nbytes=8, root=0, flags=0\\) at [^ ]*misuse.c:[0-9]+;"
 expect_output "coll-other-call names both" "broadcast.*gather|gather.*broadcast"
+# the same after 100 matching calls, with no barrier to send the queued
+# arrivals: thread 0 learns of it while every thread waits for data
+for n in 2 3; do
+    run $n 60 "$prog" coll-late-call
+    expect_failure "coll-late-call ($n threads) fails, without hanging"
+    expect_output "coll-late-call ($n threads) names both calls" "collective call number 101 differs between threads: thread 0 called upc_all_gather\\(nbytes=8, root=0, flags=0x[0-9a-f]+\\) at [^ ]*misuse.c:$(line_of coll-late-gather), thread [12] called upc_all_broadcast\\(nbytes=8, root=0, flags=0x[0-9a-f]+\\) at [^ ]*misuse.c:$(line_of coll-late-call);"
+done
 # a collective call on one thread while the others wait in a barrier:
 # whichever thread sees it first says so, no hang (shm on and off)
 for shm in on off; do
