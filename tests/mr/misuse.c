@@ -189,6 +189,13 @@ int main(int argc, char **argv)
             upc_all_gather(MUPC_BASE(cells), MUPC_BASE(cells), 8, mysync); /* LINE_coll-late-gather */
         else
             upc_all_broadcast(MUPC_BASE(cells), MUPC_BASE(cells), 8, mysync); /* LINE_coll-late-call */
+    } else if (!strcmp(mode, "nosync-vs-barrier")) {
+        /* thread 0 alone makes a call that waits for nobody, then every
+         * thread meets at a barrier that looks plain to the others */
+        upc_barrier();
+        if (MYTHREAD == 0)
+            upc_all_broadcast(MUPC_BASE(cells), MUPC_BASE(cells), 8, UPC_IN_NOSYNC | UPC_OUT_NOSYNC); /* LINE_nosync-vs-barrier */
+        upc_barrier();
     } else if (!strcmp(mode, "coll-other-nbytes")) {
         upc_all_broadcast(MUPC_BASE(cells), MUPC_BASE(cells), MYTHREAD == 1 ? 16 : 8, UPC_IN_NOSYNC | UPC_OUT_NOSYNC); /* LINE_coll-other-nbytes */
     } else if (!strcmp(mode, "coll-other-op")) {

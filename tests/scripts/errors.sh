@@ -126,6 +126,13 @@ for shm in on off; do
         done
     done
 done
+# a call on thread 0 alone that waits for nobody: the barrier after it
+# merges the records (shm on: the flat barrier) and names the call
+for n in 2 4; do
+    MUPC_SHM=on run $n 60 "$prog" nosync-vs-barrier
+    expect_failure "nosync-vs-barrier ($n threads) fails"
+    expect_output "nosync-vs-barrier ($n threads) names the call" "thread [1-3] waits in a barrier after 0 collective calls, while thread 0 has made 1, the last upc_all_broadcast\\(nbytes=8, root=0, flags=0x[0-9a-f]+\\) at [^ ]*misuse.c:$(line_of nosync-vs-barrier);"
+done
 # a collective call while another thread has left main
 check exit-in-all-alloc 2 "thread 0 reached the end of main .or called exit. while thread 1 waits in upc_all_alloc at [^ ]*misuse.c:$(line_of exit-in-all-alloc);"
 check exit-in-all-alloc 4 "thread 0 reached the end of main .or called exit. while thread [1-3] waits in upc_all_alloc at "
