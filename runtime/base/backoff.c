@@ -35,6 +35,8 @@ void mupci_backoff_reset(mupci_backoff_t *b)
     b->sleep_ns = b->policy->sleep_min_ns;
 }
 
+void mupci_backoff_skip_spin(mupci_backoff_t *b) { b->polls = b->policy->spin_polls; }
+
 mupci_backoff_action_t mupci_backoff_next(mupci_backoff_t *b, int64_t now_ns,
                                           int64_t *sleep_ns)
 {

@@ -36,6 +36,8 @@ int64_t mupci_now_ns(void);
 
 void mupci_backoff_init(mupci_backoff_t *b, const mupci_backoff_policy_t *policy);
 void mupci_backoff_reset(mupci_backoff_t *b);
+/* Go on from where the spin ends (the spin polls counted as done). */
+void mupci_backoff_skip_spin(mupci_backoff_t *b);
 
 /* Decide the next idle step (pure; `now_ns` from mupci_now_ns()).  For
  * MUPCI_BACKOFF_SLEEP, *sleep_ns receives the period. */
