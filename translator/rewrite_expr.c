@@ -166,6 +166,8 @@ static char *binary(rewriter_t *w, CXCursor c)
     if (op == CXBinaryOperator_Assign && is_shared(w, lt) && (a = local_copy_access(w, l))) {
         b = gen(w, r);
         s = xasprintf("(%s = (%s))", a, b);
+    } else if (op == CXBinaryOperator_Assign && is_shared(w, lt) && (s = write_own_view(w, l, r))) {
+        return s;
     } else if (op == CXBinaryOperator_Assign && is_shared(w, lt)) {
         a = addr(w, l);
         b = gen(w, r);

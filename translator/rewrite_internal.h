@@ -65,6 +65,7 @@ char *ptr_add_in(rewriter_t *w, CXType ptype, const char *p, const char *n, int 
 char *addr(rewriter_t *w, CXCursor c);
 char *read_shared(rewriter_t *w, CXCursor c);
 char *write_at(rewriter_t *w, CXType t, const char *a, const char *value, size_t at);
+char *write_own_view(rewriter_t *w, CXCursor l, CXCursor r);
 char *update(rewriter_t *w, CXCursor c, const char *op, const char *operand, int post);
 
 /* rewrite_expr.c */
@@ -100,6 +101,7 @@ void emit_line(strbuf_t *o, CXCursor s);
 /* rewrite_hoist.c */
 void hoist_loop(rewriter_t *w, CXCursor loop);
 char *hoisted_read(rewriter_t *w, CXCursor c);
+int hoisted_view(rewriter_t *w, CXCursor c);
 /* what a loop does: whether it may change a pointer-to-shared or make an
  * access that must stay in order (a call, a strict access, a label...),
  * and whether an expression has one value throughout it */

@@ -409,6 +409,43 @@ static char *pointer_own_element(rewriter_t *w, CXCursor c, CXCursor base, CXCur
     return s;
 }
 
+/* p[X * THREADS + MYTHREAD] where p is a global pointer-to-shared to a
+ * cyclic array that a loop read before it, with a view of this thread's
+ * part (rewrite_hoist.c): the view's number N (__mupc_wN, and the pointer
+ * is __mupc_hN), with *x the text of X; else -1. */
+static int own_view_of(rewriter_t *w, CXCursor c, char **x)
+{
+    c = strip(c);
+    if (clang_getCursorKind(c) != CXCursor_ArraySubscriptExpr)
+        return -1;
+    kids_t ks = children(c, 1);
+    int two = ks.n == 2;
+    CXCursor base = two ? ks.v[0] : c, index = two ? ks.v[1] : c;
+    if (two && !is_pts(w, clang_getCursorType(base))) { /* i[p] */
+        base = ks.v[1];
+        index = ks.v[0];
+    }
+    free(ks.v);
+    if (!two || !is_pts(w, clang_getCursorType(base)))
+        return -1;
+    int view = hoisted_view(w, base);
+    CXCursor own = view < 0 ? clang_getNullCursor() : own_element_index(w, index);
+    if (clang_Cursor_isNull(own))
+        return -1;
+    *x = own_x(w, own, index);
+    return view;
+}
+
+/* The pointer-to-shared text of p[X * THREADS + MYTHREAD] through view N,
+ * X in temporary __mupc_xM. */
+static char *own_view_pointer(rewriter_t *w, int view, int m, CXType t)
+{
+    char *leaf = spell(w, t);
+    char *s = xasprintf("__mupc_add_own(__mupc_h%d, __mupc_x%d, sizeof(%s))", view, m, leaf);
+    free(leaf);
+    return s;
+}
+
 /* Splits an index written X * K + J (any order of either operation; J
  * absent means 0) with K an integer constant: the idiom for element J of
  * block X when K is the block size.  0 when the index is not so written. */
@@ -610,23 +647,63 @@ char *addr(rewriter_t *w, CXCursor c)
 }
 
 /* Read shared lvalue c. */
+/* A relaxed read of a scalar of type t at pointer-to-shared text a, inline
+ * for data on this node. */
+static char *inline_read(rewriter_t *w, CXType t, const char *a, const char *suffix)
+{
+    char *ts = spell(w, t);
+    int n = next_temp(w);
+    /* this thread's data first: its test and load need no null check */
+    char *s = xasprintf("({ mupc_ptr_t __mupc_p%d = %s; char *__mupc_m%d; __mupc_local(__mupc_p%d, sizeof(%s)) ? "
+                        "*(%s *)(mupc_local_base + __mupc_p%d.addr) : (__mupc_m%d = __mupc_node_at(__mupc_p%d, "
+                        "sizeof(%s))) ? *(%s *)__mupc_m%d : mupc_get_%s(__mupc_p%d, 0, __FILE__, __LINE__); })",
+                        n, a, n, n, ts, ts, n, n, n, ts, ts, n, suffix, n);
+    free(ts);
+    return s;
+}
+
+/* The test that element __mupc_xM lies in view N's part, for type t. */
+static char *in_view(rewriter_t *w, int view, int m, CXType t)
+{
+    char *ts = spell(w, t);
+    char *s = xasprintf("(uint64_t)__mupc_x%d < __mupc_w%d.bytes / sizeof(%s)", m, view, ts);
+    free(ts);
+    return s;
+}
+
+/* A relaxed scalar read of shared lvalue c through an own-element view
+ * (own_view_of), or NULL. */
+static char *read_own_view(rewriter_t *w, CXCursor c, CXType t, const char *suffix)
+{
+    char *x = NULL;
+    int view = own_view_of(w, c, &x);
+    if (view < 0)
+        return NULL;
+    int m = next_temp(w);
+    char *a = own_view_pointer(w, view, m, t), *slow = inline_read(w, t, a, suffix);
+    char *test = in_view(w, view, m, t), *ts = spell(w, t);
+    char *s = xasprintf("({ ptrdiff_t __mupc_x%d = (%s); %s ? ((%s *)__mupc_w%d.base)[__mupc_x%d] : %s; })",
+                        m, x, test, ts, view, m, slow);
+    free(x);
+    free(a);
+    free(slow);
+    free(test);
+    free(ts);
+    return s;
+}
+
 char *read_shared(rewriter_t *w, CXCursor c)
 {
     CXType t = clang_getCursorType(c);
     size_t at = start_of(c);
-    char *a = addr(w, c);
     int strict = strict_of(w, t, at);
     const char *suffix = access_suffix(w, t);
     char *s;
+    if (suffix && !strict && (s = read_own_view(w, c, t, suffix)))
+        return s;
+    char *a = addr(w, c);
     if (suffix && !strict) { /* data on this node: a load, inline */
-        char *ts = spell(w, t);
-        int n = next_temp(w);
-        /* this thread's data first: its test and load need no null check */
-        s = xasprintf("({ mupc_ptr_t __mupc_p%d = %s; char *__mupc_m%d; __mupc_local(__mupc_p%d, sizeof(%s)) ? "
-                      "*(%s *)(mupc_local_base + __mupc_p%d.addr) : (__mupc_m%d = __mupc_node_at(__mupc_p%d, "
-                      "sizeof(%s))) ? *(%s *)__mupc_m%d : mupc_get_%s(__mupc_p%d, 0, __FILE__, __LINE__); })",
-                      n, a, n, n, ts, ts, n, n, n, ts, ts, n, suffix, n);
-        free(ts);
+        s = inline_read(w, t, a, suffix);
     } else if (suffix) {
         s = xasprintf("mupc_get_%s(%s, %d, __FILE__, __LINE__)", suffix, a, strict);
     } else if (!strict) { /* a structure on this node: a copy, inline */
@@ -684,6 +761,35 @@ char *write_at(rewriter_t *w, CXType t, const char *a, const char *value, size_t
     return s;
 }
 
+/* l = r for a relaxed scalar l through an own-element view (own_view_of),
+ * or NULL (then nothing was generated). */
+char *write_own_view(rewriter_t *w, CXCursor l, CXCursor r)
+{
+    CXType t = clang_getCursorType(l);
+    size_t at = start_of(l);
+    if (!access_suffix(w, t) || strict_of(w, t, at))
+        return NULL;
+    char *x = NULL;
+    int view = own_view_of(w, l, &x);
+    if (view < 0)
+        return NULL;
+    char *value = gen(w, r);
+    int m = next_temp(w);
+    char *a = own_view_pointer(w, view, m, t), *test = in_view(w, view, m, t), *ts = spell(w, t);
+    char *v = xasprintf("__mupc_v%d", m), *slow = write_at(w, t, a, v, at);
+    char *s = xasprintf("({ %s __mupc_v%d = (%s); ptrdiff_t __mupc_x%d = (%s); if (%s) "
+                        "((%s *)__mupc_w%d.base)[__mupc_x%d] = __mupc_v%d; else %s; __mupc_v%d; })",
+                        ts, m, value, m, x, test, ts, view, m, m, slow, m);
+    free(x);
+    free(value);
+    free(a);
+    free(test);
+    free(ts);
+    free(v);
+    free(slow);
+    return s;
+}
+
 /* The new value of an update `old OP operand` of a location of type t. */
 static char *updated(rewriter_t *w, CXType t, const char *old, const char *op, const char *operand,
                      size_t at)
@@ -691,6 +797,57 @@ static char *updated(rewriter_t *w, CXType t, const char *old, const char *op, c
     if (is_pts(w, t) && (!strcmp(op, "+") || !strcmp(op, "-")))
         return ptr_add(w, t, old, operand, op[0] == '-', at, 0);
     return xasprintf("%s %s (%s)", old, op, operand);
+}
+
+/* The inline update of a scalar of type t at pointer-to-shared text a
+ * (update's form for data on this node). */
+static char *inline_update(rewriter_t *w, CXType t, const char *a, const char *op,
+                           const char *operand, int post, size_t at)
+{
+    const char *suffix = access_suffix(w, t);
+    char *ts = spell(w, t);
+    int n = next_temp(w);
+    char *old = xasprintf("__mupc_o%d", n);
+    char *nv = updated(w, t, old, op, operand, at);
+    char *s = xasprintf("({ mupc_ptr_t __mupc_a%d = %s; char *__mupc_m%d = __mupc_at(__mupc_a%d, sizeof(%s)); "
+                        "%s __mupc_o%d = __mupc_m%d ? *(%s *)__mupc_m%d : mupc_get_%s(__mupc_a%d, 0, __FILE__, "
+                        "__LINE__); %s __mupc_v%d = %s; if (__mupc_m%d) *(%s *)__mupc_m%d = __mupc_v%d; else "
+                        "mupc_put_%s(__mupc_a%d, __mupc_v%d, 0, __FILE__, __LINE__); %s%d; })",
+                        n, a, n, n, ts, ts, n, n, ts, n, suffix, n, ts, n, nv, n, ts, n, n, suffix, n,
+                        n, post ? "__mupc_o" : "__mupc_v", n);
+    free(ts);
+    free(old);
+    free(nv);
+    return s;
+}
+
+/* x OP= v, ++x, x++ ... on a relaxed scalar c through an own-element view
+ * (own_view_of), or NULL. */
+static char *update_own_view(rewriter_t *w, CXCursor c, CXType t, const char *op,
+                             const char *operand, int post)
+{
+    char *x = NULL;
+    int view = own_view_of(w, c, &x);
+    if (view < 0)
+        return NULL;
+    size_t at = start_of(c);
+    int m = next_temp(w);
+    char *a = own_view_pointer(w, view, m, t), *test = in_view(w, view, m, t), *ts = spell(w, t);
+    char *slow = inline_update(w, t, a, op, operand, post, at);
+    char *old = xasprintf("__mupc_o%d", m), *nv = updated(w, t, old, op, operand, at);
+    char *result = post ? xstrdup(old) : xasprintf("*__mupc_q%d", m);
+    char *s = xasprintf("({ ptrdiff_t __mupc_x%d = (%s); %s ? ({ %s *__mupc_q%d = (%s *)__mupc_w%d.base + "
+                        "__mupc_x%d; %s __mupc_o%d = *__mupc_q%d; *__mupc_q%d = %s; %s; }) : %s; })",
+                        m, x, test, ts, m, ts, view, m, ts, m, m, m, nv, result, slow);
+    free(result);
+    free(x);
+    free(a);
+    free(test);
+    free(ts);
+    free(slow);
+    free(old);
+    free(nv);
+    return s;
 }
 
 /* x OP= v, ++x, x++ ... on lvalue c: read, update, write once, with the
@@ -709,23 +866,23 @@ char *update(rewriter_t *w, CXCursor c, const char *op, const char *operand, int
             free(ts);
             return xstrdup("0");
         }
+        if (!strict_of(w, t, at)) { /* data on this node: a load and a store, inline */
+            s = !is_pts(w, t) ? update_own_view(w, c, t, op, operand, post) : NULL;
+            if (!s) {
+                char *a = addr(w, c);
+                s = inline_update(w, t, a, op, operand, post, at);
+                free(a);
+            }
+            free(ts);
+            return s;
+        }
         char *a = addr(w, c);
-        int strict = strict_of(w, t, at);
         char *old = xasprintf("__mupc_o%d", n);
         char *nv = updated(w, t, old, op, operand, at);
-        if (strict)
-            s = xasprintf("({ mupc_ptr_t __mupc_a%d = %s; %s __mupc_o%d = mupc_get_%s(__mupc_a%d, 1, __FILE__, "
-                          "__LINE__); %s __mupc_v%d = %s; mupc_put_%s(__mupc_a%d, __mupc_v%d, 1, __FILE__, "
-                          "__LINE__); %s%d; })",
-                          n, a, ts, n, suffix, n, ts, n, nv, suffix, n, n,
-                          post ? "__mupc_o" : "__mupc_v", n);
-        else /* data on this node: a load and a store, inline */
-            s = xasprintf("({ mupc_ptr_t __mupc_a%d = %s; char *__mupc_m%d = __mupc_at(__mupc_a%d, sizeof(%s)); "
-                          "%s __mupc_o%d = __mupc_m%d ? *(%s *)__mupc_m%d : mupc_get_%s(__mupc_a%d, 0, __FILE__, "
-                          "__LINE__); %s __mupc_v%d = %s; if (__mupc_m%d) *(%s *)__mupc_m%d = __mupc_v%d; else "
-                          "mupc_put_%s(__mupc_a%d, __mupc_v%d, 0, __FILE__, __LINE__); %s%d; })",
-                          n, a, n, n, ts, ts, n, n, ts, n, suffix, n, ts, n, nv, n, ts, n, n, suffix, n,
-                          n, post ? "__mupc_o" : "__mupc_v", n);
+        s = xasprintf("({ mupc_ptr_t __mupc_a%d = %s; %s __mupc_o%d = mupc_get_%s(__mupc_a%d, 1, __FILE__, "
+                      "__LINE__); %s __mupc_v%d = %s; mupc_put_%s(__mupc_a%d, __mupc_v%d, 1, __FILE__, "
+                      "__LINE__); %s%d; })",
+                      n, a, ts, n, suffix, n, ts, n, nv, suffix, n, n, post ? "__mupc_o" : "__mupc_v", n);
         free(a);
         free(old);
         free(nv);

@@ -43,7 +43,7 @@ done
 # on two simulated nodes (targets on the other node go through the
 # runtime) and with checks = bounds (every access does).
 for mode in MUPC_SIMULATE_NODES=2 MUPC_CHECKS=bounds; do
-    for name in pointer_arith version_loops; do
+    for name in pointer_arith version_loops own_views; do
         run 4 60 env "$mode" "$tmp/$name"
         if [ "$rc" -eq 0 ] && grep -q "^Success: $name\$" "$out"; then ok "$name with $mode"
         else fail "$name with $mode (status $rc)"; fi
@@ -405,6 +405,22 @@ double f(int n)
 UPC
 shape "global pointer copied before the loop" '__mupc_h[0-9]* = gp;' hoist_global yes
 shape "global pointer copied before the loop" '__mupc_h[0-9]* = gp;' hoist_global no --gasp
+# A global pointer to a cyclic array gets a view of this thread's part,
+# which p[X * THREADS + MYTHREAD] uses; a `shared []` one gets none.
+cat > "$tmp/own_view.upc" <<'UPC'
+#include <upc.h>
+shared int *gc;
+int keys[100];
+void f(int n)
+{
+    for (int i = 0; i < n; i++)
+        gc[MYTHREAD + keys[i] * THREADS]++;
+}
+UPC
+shape "a view of this thread's part of the array" '__mupc_own_view(__mupc_h' own_view yes
+shape "the access through the view" '__mupc_w[0-9]*\.base' own_view yes
+shape "a view of this thread's part of the array" '__mupc_own_view(__mupc_h' own_view no --gasp
+shape "a view for a shared [] pointer" '__mupc_own_view(__mupc_h' hoist_global no
 # A counted loop whose accesses through a `shared []` pointer are affine
 # in its index runs a copy with plain loads and stores when the range is
 # mapped here (rewrite_version.c); a call, a strict access, an index that
@@ -493,7 +509,7 @@ for how in k:11 c:13 u:15; do
     expect_output "and names copyodd.upc:${how#*:}" "copyodd\\.upc:${how#*:}:.*out of range"
 done
 # The loops' copies and hoisted reads compile without a warning.
-for name in version_loops hoist_reads; do
+for name in version_loops hoist_reads own_views; do
     if "$mupcc" -O2 -Wall -Wextra -Werror -c -o "$tmp/$name.o" "$dir/$name.upc" > "$out" 2>&1; then
         ok "$name.upc compiles with -Wall -Wextra -Werror"
     else
