@@ -409,11 +409,11 @@ static char *pointer_own_element(rewriter_t *w, CXCursor c, CXCursor base, CXCur
     return s;
 }
 
-/* p[X * THREADS + MYTHREAD] where p is a global pointer-to-shared to a
- * cyclic array that a loop read before it, with a view of this thread's
- * part (rewrite_hoist.c): the view's number N (__mupc_wN, and the pointer
- * is __mupc_hN), with *x the text of X; else -1. */
-static int own_view_of(rewriter_t *w, CXCursor c, char **x)
+/* p[X * THREADS + MYTHREAD] where p is a pointer-to-shared to a cyclic
+ * array that a loop cannot change, with a view of this thread's part
+ * declared before the loop (rewrite_hoist.c): the view's number N
+ * (__mupc_wN), with *x the text of X and *p that of the pointer; else -1. */
+static int own_view_of(rewriter_t *w, CXCursor c, char **x, char **p)
 {
     c = strip(c);
     if (clang_getCursorKind(c) != CXCursor_ArraySubscriptExpr)
@@ -432,16 +432,17 @@ static int own_view_of(rewriter_t *w, CXCursor c, char **x)
     CXCursor own = view < 0 ? clang_getNullCursor() : own_element_index(w, index);
     if (clang_Cursor_isNull(own))
         return -1;
+    *p = gen(w, base);
     *x = own_x(w, own, index);
     return view;
 }
 
-/* The pointer-to-shared text of p[X * THREADS + MYTHREAD] through view N,
- * X in temporary __mupc_xM. */
-static char *own_view_pointer(rewriter_t *w, int view, int m, CXType t)
+/* The pointer-to-shared text of p[X * THREADS + MYTHREAD], X in temporary
+ * __mupc_xM (the runtime's path when X is outside the view). */
+static char *own_view_pointer(rewriter_t *w, const char *p, int m, CXType t)
 {
     char *leaf = spell(w, t);
-    char *s = xasprintf("__mupc_add_own(__mupc_h%d, __mupc_x%d, sizeof(%s))", view, m, leaf);
+    char *s = xasprintf("__mupc_add_own(%s, __mupc_x%d, sizeof(%s))", p, m, leaf);
     free(leaf);
     return s;
 }
@@ -675,16 +676,17 @@ static char *in_view(rewriter_t *w, int view, int m, CXType t)
  * (own_view_of), or NULL. */
 static char *read_own_view(rewriter_t *w, CXCursor c, CXType t, const char *suffix)
 {
-    char *x = NULL;
-    int view = own_view_of(w, c, &x);
+    char *x = NULL, *p = NULL;
+    int view = own_view_of(w, c, &x, &p);
     if (view < 0)
         return NULL;
     int m = next_temp(w);
-    char *a = own_view_pointer(w, view, m, t), *slow = inline_read(w, t, a, suffix);
+    char *a = own_view_pointer(w, p, m, t), *slow = inline_read(w, t, a, suffix);
     char *test = in_view(w, view, m, t), *ts = spell(w, t);
     char *s = xasprintf("({ ptrdiff_t __mupc_x%d = (%s); %s ? ((%s *)__mupc_w%d.base)[__mupc_x%d] : %s; })",
                         m, x, test, ts, view, m, slow);
     free(x);
+    free(p);
     free(a);
     free(slow);
     free(test);
@@ -769,18 +771,19 @@ char *write_own_view(rewriter_t *w, CXCursor l, CXCursor r)
     size_t at = start_of(l);
     if (!access_suffix(w, t) || strict_of(w, t, at))
         return NULL;
-    char *x = NULL;
-    int view = own_view_of(w, l, &x);
+    char *x = NULL, *p = NULL;
+    int view = own_view_of(w, l, &x, &p);
     if (view < 0)
         return NULL;
     char *value = gen(w, r);
     int m = next_temp(w);
-    char *a = own_view_pointer(w, view, m, t), *test = in_view(w, view, m, t), *ts = spell(w, t);
+    char *a = own_view_pointer(w, p, m, t), *test = in_view(w, view, m, t), *ts = spell(w, t);
     char *v = xasprintf("__mupc_v%d", m), *slow = write_at(w, t, a, v, at);
     char *s = xasprintf("({ %s __mupc_v%d = (%s); ptrdiff_t __mupc_x%d = (%s); if (%s) "
                         "((%s *)__mupc_w%d.base)[__mupc_x%d] = __mupc_v%d; else %s; __mupc_v%d; })",
                         ts, m, value, m, x, test, ts, view, m, m, slow, m);
     free(x);
+    free(p);
     free(value);
     free(a);
     free(test);
@@ -826,13 +829,13 @@ static char *inline_update(rewriter_t *w, CXType t, const char *a, const char *o
 static char *update_own_view(rewriter_t *w, CXCursor c, CXType t, const char *op,
                              const char *operand, int post)
 {
-    char *x = NULL;
-    int view = own_view_of(w, c, &x);
+    char *x = NULL, *p = NULL;
+    int view = own_view_of(w, c, &x, &p);
     if (view < 0)
         return NULL;
     size_t at = start_of(c);
     int m = next_temp(w);
-    char *a = own_view_pointer(w, view, m, t), *test = in_view(w, view, m, t), *ts = spell(w, t);
+    char *a = own_view_pointer(w, p, m, t), *test = in_view(w, view, m, t), *ts = spell(w, t);
     char *slow = inline_update(w, t, a, op, operand, post, at);
     char *old = xasprintf("__mupc_o%d", m), *nv = updated(w, t, old, op, operand, at);
     char *result = post ? xstrdup(old) : xasprintf("*__mupc_q%d", m);
@@ -841,6 +844,7 @@ static char *update_own_view(rewriter_t *w, CXCursor c, CXType t, const char *op
                         m, x, test, ts, m, ts, view, m, ts, m, m, m, nv, result, slow);
     free(result);
     free(x);
+    free(p);
     free(a);
     free(test);
     free(ts);

@@ -421,6 +421,35 @@ shape "a view of this thread's part of the array" '__mupc_own_view(__mupc_h' own
 shape "the access through the view" '__mupc_w[0-9]*\.base' own_view yes
 shape "a view of this thread's part of the array" '__mupc_own_view(__mupc_h' own_view no --gasp
 shape "a view for a shared [] pointer" '__mupc_own_view(__mupc_h' hoist_global no
+# A parameter the loop does not assign gets a view, without a copy; a
+# loop that a switch outside it can jump into keeps neither.
+cat > "$tmp/own_param.upc" <<'UPC'
+#include <upc.h>
+int keys[100];
+void f(shared int *c, int n)
+{
+    for (int i = 0; i < n; i++)
+        c[MYTHREAD + keys[i] * THREADS] = i;
+}
+UPC
+shape "a view of a parameter" '__mupc_own_view(c)' own_param yes
+cat > "$tmp/own_duff.upc" <<'UPC'
+#include <upc.h>
+int keys[100];
+shared int *gc;
+void f(int n, int k)
+{
+    int i = 0;
+    switch (k) {
+    case 0:
+        for (; i < n; i++) {
+    case 1:
+            gc[MYTHREAD + keys[i] * THREADS] = i;
+        }
+    }
+}
+UPC
+shape "a copy in a loop a case label jumps into" '__mupc_h[0-9]* = gc' own_duff no
 # A counted loop whose accesses through a `shared []` pointer are affine
 # in its index runs a copy with plain loads and stores when the range is
 # mapped here (rewrite_version.c); a call, a strict access, an index that

@@ -8,7 +8,8 @@
  * whose index has a side effect (evaluated once), ++ and -- before and
  * after, compound assignments, both orders of the index, long and double
  * elements, an X below 0 and a pointer that is not on thread 0 (both
- * through the runtime's path), a neighbour's elements.  Every result is
+ * through the runtime's path), a neighbour's elements, a parameter and a
+ * local variable (a view without a copy), a loop with a switch inside.  Every result is
  * checked against values computed in private memory.  translator.sh runs
  * it on two simulated nodes and with checks = bounds too. */
 #include <upc.h>
@@ -39,6 +40,17 @@ static int keys[K], starts[N], histogram[N];
 
 /* unevenly spread, differently on each thread */
 static int key(int i) { return (i * 7 + MYTHREAD) % (N - MYTHREAD % 5); }
+
+/* through a parameter: adds 2 to each key's count, sums the new counts */
+static long add_twice(shared int *c, const int *ks, int n)
+{
+    long s = 0;
+    for (int i = 0; i < n; i++) {
+        c[MYTHREAD + ks[i] * THREADS] += 2;
+        s += c[ks[i] * THREADS + MYTHREAD];
+    }
+    return s;
+}
 
 int main(void)
 {
@@ -108,6 +120,31 @@ int main(void)
         dsum += reals[MYTHREAD + i * THREADS];
     }
     CHECK(dsum == 2.0 * N, "double elements, *=");
+
+    /* a parameter, then a local variable (undoing it), a switch in the loop */
+    long got2 = add_twice(counts, keys, K);
+    want = 0;
+    int seen[N] = {0};
+    for (i = 0; i < K; i++) {
+        seen[keys[i]]++;
+        want += histogram[keys[i]] + 2 * seen[keys[i]];
+    }
+    CHECK(got2 == want, "a parameter: c[MYTHREAD + key * THREADS] += 2");
+    shared int *local = counts;
+    for (i = 0; i < K; i++)
+        local[MYTHREAD + keys[i] * THREADS] -= 2;
+    bad = 0;
+    for (i = 0; i < N; i++) {
+        switch (i % 3) {
+        case 0:
+            bad += local[MYTHREAD + i * THREADS] != histogram[i];
+            break;
+        default:
+            bad += local[i * THREADS + MYTHREAD] - histogram[i] != 0;
+            break;
+        }
+    }
+    CHECK(bad == 0, "a local variable: local[MYTHREAD + key * THREADS] -= 2");
 
     /* X below 0 from a pointer one row further: element MYTHREAD of counts */
     int x = -1, got = 0;
