@@ -23,7 +23,8 @@ for name in mpi.pingpong.rtt_us mpi.pingpong.bw_mbs mpi.rma_get_us mpi.barrier.u
             mupc.xlate.forall_blocked_ns mupc.xlate.forall_private_ns \
             mupc.io.write_bw_mbs mpi.io.write_bw_mbs mupc.shm.barrier.us mupc.shm.barrier_4t_us \
             mupc.sim2.barrier.us mupc.barrier_wait_wake_us mupc.shm.barrier_4t_loaded_us \
-            mupc.coll_wait_wake_us mupc.futex_wake_us mupc.xlate.dir_local_get_ns \
+            mupc.coll_wait_wake_us mupc.futex_wake_us mupc.futex_barrier_4t_loaded_us \
+            mupc.xlate.dir_local_get_ns \
             mupc.xlate.dir_stencil_ns mupc.xlate.privatized_stencil_ns \
             mupc.startup_16t_s mpi.startup_16t_s; do
     expect_output "prints $name" "^$name -?[0-9]+\\.[0-9]+$"
@@ -55,6 +56,7 @@ expect_output "prints the translated-code mark" "^mark xlate_local_vs_private "
 expect_output "prints the translated-kernel mark" "^mark xlate_matmul_vs_hand "
 expect_output "prints the wake-up marks" "^mark barrier_wait_wake_vs_mpi "
 expect_output "and the loaded barrier's" "^mark shm_barrier_4t_loaded_us "
+expect_output "and against the bare futex barrier's" "^mark shm_barrier_4t_loaded_vs_futex "
 expect_output "and the wake-ups against the kernel's floor" "^mark coll_wait_wake_vs_futex "
 expect_output "and the pointer read once per loop" "^mark xlate_dir_local_vs_private "
 expect_output "and the two-node barrier's" "^mark sim2_barrier_vs_mpi "
