@@ -143,6 +143,10 @@ void mupci_barrier_init(int mythread, int threads)
             leaders[nleaders++] = t;
         }
     flat = group_size > 1 && nleaders == 1;
+    if (flat && group_size >= 0x10000) /* the arrival count's halves (ARRIVALS) */
+        mupci_fatal("%d threads on one node: the on-node barrier counts at most 65535; run "
+                    "fewer threads per node",
+                    group_size);
     has_peers = nleaders > 1;
     nrounds = 0;
     while (index >= 0 && (1L << nrounds) < nleaders) {
@@ -323,11 +327,6 @@ static void root_wait_begin(const char *what, const char *file, int line)
     mupci_rv_barrier_wait_started();
 }
 
-/* Flat (one node, the whole job): publish this thread's record; the last
- * of the group to arrive merges the records in thread order (as the
- * leader would), resets the count for epoch + 2 (nobody arrives there
- * before this release) and releases.  The count's read-modify-writes
- * order every record before the last arrival's reads. */
 /* Flat groups, the common case: a barrier where no thread passed a name,
  * reached the end of main or made a collective call since its previous
  * barrier needs no merge, and each waiter may check against its own
@@ -358,6 +357,11 @@ static name_info_t plain_result(void)
     return r;
 }
 
+/* Flat (one node, the whole job): publish this thread's record; the last
+ * of the group to arrive merges the records in thread order (as the
+ * leader would) when they need it, resets the count for epoch + 2 (nobody
+ * arrives there before this release) and releases.  The count's
+ * read-modify-writes order every record before the last arrival's reads. */
 static void flat_arrive(void)
 {
     node_slot_t *lead = slot_of(group[0]), *slot = slot_of(me);
