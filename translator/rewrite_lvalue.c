@@ -647,7 +647,6 @@ char *addr(rewriter_t *w, CXCursor c)
     return xstrdup("MUPC_NULL_PTR");
 }
 
-/* Read shared lvalue c. */
 /* A relaxed read of a scalar of type t at pointer-to-shared text a, inline
  * for data on this node. */
 static char *inline_read(rewriter_t *w, CXType t, const char *a, const char *suffix)
@@ -694,6 +693,7 @@ static char *read_own_view(rewriter_t *w, CXCursor c, CXType t, const char *suff
     return s;
 }
 
+/* Read shared lvalue c. */
 char *read_shared(rewriter_t *w, CXCursor c)
 {
     CXType t = clang_getCursorType(c);
