@@ -825,7 +825,10 @@ static char *inline_update(rewriter_t *w, CXType t, const char *a, const char *o
 }
 
 /* x OP= v, ++x, x++ ... on a relaxed scalar c through an own-element view
- * (own_view_of), or NULL. */
+ * (own_view_of), or NULL.  X and the operand are evaluated once, into
+ * temporaries, before the location is read (C leaves the order of the two
+ * operands' evaluations open); the operand keeps its type (__auto_type),
+ * so `int += double` still converts after the addition. */
 static char *update_own_view(rewriter_t *w, CXCursor c, CXType t, const char *op,
                              const char *operand, int post)
 {
@@ -835,16 +838,19 @@ static char *update_own_view(rewriter_t *w, CXCursor c, CXType t, const char *op
         return NULL;
     size_t at = start_of(c);
     int m = next_temp(w);
+    char *r = xasprintf("__mupc_r%d", m);
     char *a = own_view_pointer(w, p, m, t), *test = in_view(w, view, m, t), *ts = spell(w, t);
-    char *slow = inline_update(w, t, a, op, operand, post, at);
-    char *old = xasprintf("__mupc_o%d", m), *nv = updated(w, t, old, op, operand, at);
+    char *slow = inline_update(w, t, a, op, r, post, at);
+    char *old = xasprintf("__mupc_o%d", m), *nv = updated(w, t, old, op, r, at);
     char *result = post ? xstrdup(old) : xasprintf("*__mupc_q%d", m);
-    char *s = xasprintf("({ ptrdiff_t __mupc_x%d = (%s); %s ? ({ %s *__mupc_q%d = (%s *)__mupc_w%d.base + "
-                        "__mupc_x%d; %s __mupc_o%d = *__mupc_q%d; *__mupc_q%d = %s; %s; }) : %s; })",
-                        m, x, test, ts, m, ts, view, m, ts, m, m, m, nv, result, slow);
+    char *s = xasprintf("({ ptrdiff_t __mupc_x%d = (%s); __auto_type %s = (%s); %s ? ({ %s *__mupc_q%d = "
+                        "(%s *)__mupc_w%d.base + __mupc_x%d; %s __mupc_o%d = *__mupc_q%d; *__mupc_q%d = %s; "
+                        "%s; }) : %s; })",
+                        m, x, r, operand, test, ts, m, ts, view, m, ts, m, m, m, nv, result, slow);
     free(result);
     free(x);
     free(p);
+    free(r);
     free(a);
     free(test);
     free(ts);

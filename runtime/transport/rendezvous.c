@@ -110,8 +110,11 @@ static void flush_arrivals(void)
         return;
     size_t bytes = (size_t)n * sizeof queued[0];
     mupci_msg_t m = {MUPCI_MSG_RV_ARRIVE, 0, 0, 0, bytes};
-    mupci_engine_send(0, &m, queued, bytes);
+    /* emptied first: the send may run a progress pass (throttling), whose
+     * hook must not send the same arrivals again; queued[] itself only
+     * grows on this pthread, outside progress */
     atomic_store_explicit(&nqueued, 0, memory_order_relaxed);
+    mupci_engine_send(0, &m, queued, bytes);
 }
 
 static void queue_arrival(const arrival_t *a, int send_now)

@@ -9,7 +9,8 @@
  * after, compound assignments, both orders of the index, long and double
  * elements, an X below 0 and a pointer that is not on thread 0 (both
  * through the runtime's path), a neighbour's elements, a parameter and a
- * local variable (a view without a copy), a loop with a switch inside.  Every result is
+ * local variable (a view without a copy), a loop with a switch inside,
+ * an int += double (converted after the addition).  Every result is
  * checked against values computed in private memory.  translator.sh runs
  * it on two simulated nodes and with checks = bounds too. */
 #include <upc.h>
@@ -165,6 +166,16 @@ int main(void)
         mine += counts[1 + MYTHREAD + i * THREADS];
     CHECK(theirs == mine, "shifted[MYTHREAD + i * THREADS] is counts[1 + MYTHREAD + i * THREADS]");
     upc_barrier;
+
+    /* the operand keeps its type: int += double converts after the addition */
+    for (i = 0; i < N; i++)
+        counts[MYTHREAD + i * THREADS] = 3;
+    for (i = 0; i < N; i++)
+        counts[MYTHREAD + i * THREADS] += -0.5;
+    bad = 0;
+    for (i = 0; i < N; i++)
+        bad += counts[MYTHREAD + i * THREADS] != 2;
+    CHECK(bad == 0, "counts[...] += -0.5 leaves 3 at 2");
 
     errs[MYTHREAD] = errors;
     upc_barrier;
