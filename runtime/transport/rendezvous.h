@@ -9,9 +9,9 @@
  * the end of main, sends thread 0 an arrival: which call, its arguments
  * and the caller's file:line (the checked calls' arrivals go in batches,
  * at the latest when the thread notifies a barrier, ends main, or has
- * waited 20 us with arrivals unsent).  Thread 0 checks that the k-th arrivals of
- * all threads agree (a mismatch stops the job naming both calls and where
- * they were made).  For the library calls it also runs the call's action
+ * waited 20 us with arrivals unsent).  Thread 0 checks that the k-th
+ * arrivals of all threads agree (a mismatch stops the job naming both
+ * calls and where they were made).  For the library calls it also runs the call's action
  * once every thread is in and answers every thread with its result, so
  * each of them is also a synchronization point: no thread leaves before
  * all have entered.  The data collectives only check: they do not wait
