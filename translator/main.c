@@ -139,8 +139,11 @@ again:;
             goto again;
         }
         int casts = 0;
-        if (diagnose(tu, &text, &len, &r, &p, &casts))
+        if (diagnose(tu, &text, &len, &r, &p, &casts)) {
+            if (getenv("MUPC_XLATE_KEEP"))
+                write_file(name, text);
             return 1;
+        }
         if (!casts && !type_operands_done) { /* once the conversions settle */
             type_operands_done = 1;
             rewriter_t probe = {tu, text, len, &r, &p, {0}, 0, 0, 0, o.gasp, NULL, 0, NULL, 0, NULL, NULL, NULL};

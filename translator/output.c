@@ -187,11 +187,20 @@ static const char prologue[] =
     "         row0 - mupc_local_low + rows * b * elem <= mupc_local_span; }\n";
 
 /* Remove the address-space attributes the prelexer wrote (what is left of
- * them qualifies types whose objects were rewritten, e.g. typedefs). */
+ * them qualifies types whose objects were rewritten, e.g. typedefs), and
+ * write its `__typeof_unqual__(T)` (a typedef given another strictness)
+ * as `__typeof__(T)`: T has no address space left, and the C compiler may
+ * not know typeof_unqual. */
 static void strip_spaces(strbuf_t *out, const char *s, size_t n)
 {
     static const char attr[] = " __attribute__((address_space(";
+    static const char unqual[] = "__typeof_unqual__(";
     for (size_t i = 0; i < n;) {
+        if (n - i >= sizeof unqual - 1 && !memcmp(s + i, unqual, sizeof unqual - 1)) {
+            sb_puts(out, "__typeof__(");
+            i += sizeof unqual - 1;
+            continue;
+        }
         if (n - i >= sizeof attr - 1 && !memcmp(s + i, attr, sizeof attr - 1)) {
             const char *close = strstr(s + i, "))) ");
             if (close && (size_t)(close - s) < n) {

@@ -135,8 +135,9 @@ static const char *upc_words(const char *msg)
         {"parameter may not be qualified with an address space",
          "a function parameter cannot be shared-qualified; pass a pointer-to-shared"},
         {"multiple address spaces specified for type",
-         "two layout qualifiers on one type (a block size given twice, perhaps through a typedef): a "
-         "shared type has one block size (UPC 1.3 §6.5.1.1)"},
+         "two different layouts on one type (a block size, or strict and relaxed, given twice, "
+         "perhaps through a typedef or __typeof__): a shared type has one block size and one "
+         "strictness (UPC 1.3 §6.5.1.1); give them once"},
         {"function type may not be qualified with an address space",
          "a function cannot return a shared-qualified type; return a pointer-to-shared"},
         {"return type cannot be qualified with address space",

@@ -194,7 +194,9 @@ static int remembered_threads(const state_t *s, size_t offset)
     return 0;
 }
 
-/* A type name in parentheses after a sizeof or upc_*sizeof just written: it
+/* A type name in parentheses after a sizeof or upc_*sizeof just written
+ * (starting with a type keyword or a typedef name the translated code
+ * declared; `sizeof(x)` with x an object is left alone): it
  * becomes the expression *(__typeof__(type) *)0, whose type libclang
  * reports to the rewriter (libclang shows no type operand of sizeof).  For
  * sizeof only when the type name is UPC's (shared, strict or relaxed in
@@ -206,7 +208,8 @@ static void type_operand(state_t *s, int only_shared)
         return;
     while (lex(&ahead).kind == TOK_SPACE)
         ;
-    if (!starts_type_name(x, peek(&ahead)))
+    tok_t first = peek(&ahead);
+    if (!starts_type_name(x, first) && !typedef_named(s, x, first))
         return;
     int upc = 0;
     tok_t t;
@@ -222,15 +225,6 @@ static void type_operand(state_t *s, int only_shared)
     s->type_operand = ++s->parens;
 }
 
-/* Whether the identifier at k names a file-scope typedef of a shared type. */
-int shared_typedef(const state_t *s, tok_t k)
-{
-    for (size_t i = 0; i < s->nshared_typedefs; i++)
-        if (tok_is(&s->x, k, s->shared_typedefs[i]))
-            return 1;
-    return 0;
-}
-
 /* `shared`, `strict` or `relaxed` used as an ordinary identifier, as C
  * code included into a UPC program may (a parameter `struct state
  * *shared,`, a member `s.shared`): a qualifier is always followed by more
@@ -239,6 +233,19 @@ static int keyword_as_identifier(const state_t *s)
 {
     lexer_t ahead = s->x;
     tok_t n = peek(&ahead);
+    /* at the end of a sizeof's type name, after a type's name, it
+     * qualifies that type: `upc_blocksizeof(T shared)` (a parameter
+     * `int shared)` is C's identifier) */
+    const lexer_t *x = &s->x;
+    if (s->type_operand && tok_is(x, n, ")") && s->last.kind == TOK_ID && !tok_is(x, s->last, "struct") &&
+        !tok_is(x, s->last, "union") && !tok_is(x, s->last, "enum") &&
+        (starts_type_name(x, s->last) || typedef_named(s, x, s->last)))
+        return 0;
+    /* and at the end of a cast's type name: `(shared T *shared) p` (C
+     * ignores a cast type's qualifiers; a parameter `T *shared)` is C's
+     * identifier) */
+    if (tok_is(x, n, ")") && s->parens > 0 && s->parens < 256 && s->type_group[s->parens])
+        return 0;
     if (n.kind != TOK_END && n.end > n.start && strchr(",);=+-/%.?:!<>&|^", s->x.text[n.start]))
         return 1;
     size_t i = s->out.len;
@@ -252,6 +259,8 @@ static void identifier(state_t *s, tok_t k)
     lexer_t *x = &s->x;
     if (s->depth == 0 && s->parens == 0 && tok_is(x, k, "typedef"))
         s->in_typedef = 1;
+    if (s->parens == 0 && tok_is(x, k, "typedef"))
+        typedef_begin(s, k);
     if (s->parens == 0 && (tok_is(x, k, "extern") || tok_is(x, k, "static")))
         s->in_extern = 1; /* a block-scope static shared array is at file scope in the translation */
     if ((tok_is(x, k, "shared") || tok_is(x, k, "strict") || tok_is(x, k, "relaxed")) &&
@@ -260,7 +269,7 @@ static void identifier(state_t *s, tok_t k)
     else if (tok_is(x, k, "shared") || tok_is(x, k, "strict") || tok_is(x, k, "relaxed"))
         qualifier_run(s, k);
     else if (s->depth == 0 && s->parens == 0 && !s->p->static_threads && x->pos >= s->scanned_to &&
-             shared_typedef(s, k)) {
+             typedef_named(s, x, k) && typedef_named(s, x, k)->layout >= 0) {
         /* `blk_t A[2 * THREADS];` with typedef shared [2] int blk_t */
         copy(s, k.start, k.end);
         scan_threads_dims(s);
@@ -293,11 +302,28 @@ static void identifier(state_t *s, tok_t k)
         copy(s, k.start, k.end);
 }
 
+/* The '(' just read opens a type name (a cast's, or a compound
+ * literal's): not a call or a parameter list (after a name, ')' or ']'),
+ * and a type's word, a UPC qualifier or a typedef name comes first. */
+static int opens_type_name(const state_t *s)
+{
+    const lexer_t *x = &s->x;
+    tok_t l = s->last;
+    int after_name = l.kind == TOK_ID && !tok_is(x, l, "return") && !tok_is(x, l, "case");
+    if (after_name || tok_is(x, l, ")") || tok_is(x, l, "]"))
+        return 0;
+    lexer_t ahead = *x;
+    tok_t first = peek(&ahead);
+    return starts_type_name(x, first) || typedef_named(s, x, first);
+}
+
 static void punctuation(state_t *s, tok_t k)
 {
     lexer_t *x = &s->x;
     if (tok_is(x, k, ";") && s->depth == 0 && s->parens == 0)
         s->in_typedef = 0;
+    if (tok_is(x, k, ";") && s->typedef_from && s->depth == s->typedef_depth && s->parens == 0)
+        typedef_end(s, k.start);
     if ((tok_is(x, k, ";") || tok_is(x, k, "{")) && s->parens == 0)
         s->in_extern = 0; /* the end of the declaration, or the body of an extern function */
     if (tok_is(x, k, "{") && s->depth < 255) {
@@ -308,10 +334,15 @@ static void punctuation(state_t *s, tok_t k)
         if (s->strict[s->depth] != s->strict[s->depth - 1])
             mark(&s->p->pragmas, &s->p->npragmas, s->out.len + 1, s->strict[s->depth - 1]);
         s->depth--;
+        typedefs_leave_block(s, s->depth);
+        if (s->typedef_from && s->depth < s->typedef_depth)
+            s->typedef_from = 0; /* not a declaration after all */
     }
-    if (tok_is(x, k, "("))
+    if (tok_is(x, k, "(")) {
         s->parens++;
-    else if (tok_is(x, k, ")")) {
+        if (s->parens < 256)
+            s->type_group[s->parens] = opens_type_name(s);
+    } else if (tok_is(x, k, ")")) {
         if (s->type_operand && s->parens == s->type_operand) {
             s->type_operand = 0;
             s->local_type = 0;
@@ -340,6 +371,18 @@ static void punctuation(state_t *s, tok_t k)
     copy(s, k.start, k.end);
 }
 
+/* After token k, written at `at` of the output: whether the tokens just
+ * written name a typedef of a shared type, which a qualifier run next
+ * (`T shared x`, `T const strict x`) qualifies again. */
+static void note_typedef_name(state_t *s, tok_t k, size_t at)
+{
+    if (k.kind == TOK_SPACE || tok_is(&s->x, k, "const") || tok_is(&s->x, k, "volatile"))
+        return;
+    const typedef_info_t *t = typedef_named(s, &s->x, k);
+    s->just_named = t && t->layout >= 0 ? (size_t)(t - s->typedefs) + 1 : 0;
+    s->just_named_at = at;
+}
+
 void prelex_init(prelex_t *p, int static_threads)
 {
     *p = (prelex_t){0};
@@ -352,6 +395,7 @@ char *prelex_run(prelex_t *p, const char *text, size_t len, const regions_t *r)
 {
     state_t s = {.p = p, .x = {text, len, 0, 1}, .regions = r};
     sb_init(&s.out);
+    typedefs_init(&s);
     tok_t k;
     while ((k = lex(&s.x)).kind != TOK_END) {
         if (k.kind == TOK_DIRECTIVE && !strncmp(text + k.start, "#pragma upc", 11)) {
@@ -364,17 +408,19 @@ char *prelex_run(prelex_t *p, const char *text, size_t len, const regions_t *r)
         }
         if (k.kind != TOK_SPACE)
             s.begun[s.depth] = 1;
+        size_t written_at = s.out.len;
         if (k.kind == TOK_ID)
             identifier(&s, k);
         else if (k.kind == TOK_PUNCT)
             punctuation(&s, k);
         else
             copy(&s, k.start, k.end);
+        note_typedef_name(&s, k, written_at);
+        if (k.kind != TOK_SPACE)
+            s.last = k;
     }
     free(s.threads_at);
-    for (size_t i = 0; i < s.nshared_typedefs; i++)
-        free(s.shared_typedefs[i]);
-    free(s.shared_typedefs);
+    typedefs_free(&s);
     return sb_take(&s.out);
 }
 

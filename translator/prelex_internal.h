@@ -26,6 +26,23 @@ typedef struct lexer {
 
 /* ---- the pass's state ---- */
 
+#define CV_CONST 1
+#define CV_VOLATILE 2
+
+/* A typedef name in scope (prelex_typedefs.c). */
+typedef struct typedef_info {
+    char *name;
+    int depth;  /* the brace depth of its declaration; -1: the prelude's */
+    int layout; /* its type's top-level layout (an index), or -1: not shared */
+    int cv;     /* CV_CONST | CV_VOLATILE at its type's top level */
+} typedef_info_t;
+
+/* The layout a qualifier run of the typedef declaration being read got. */
+typedef struct run_mark {
+    size_t offset; /* of the run's first token, in the input */
+    int layout;
+} run_mark_t;
+
 typedef struct state {
     prelex_t *p;
     lexer_t x;
@@ -41,9 +58,19 @@ typedef struct state {
     size_t scanned_to; /* the end of the last declaration scanned for THREADS */
     int in_typedef;    /* a file-scope typedef declaration is being read */
     int in_extern;     /* an extern or static declaration is being read (at any depth) */
-    char **shared_typedefs; /* names of file-scope typedefs of shared types */
-    size_t nshared_typedefs;
+    typedef_info_t *typedefs; /* in scope, innermost last */
+    size_t ntypedefs;
+    size_t typedef_from; /* a typedef declaration being read: its start + 1, or 0 */
+    int typedef_depth;   /* the brace depth it is at */
+    run_mark_t *runs;    /* the qualifier runs read in it */
+    size_t nruns;
+    /* the last tokens written were a typedef name of a shared type (and
+     * maybe const / volatile): `T shared x` merges with it */
+    size_t just_named;    /* its index in typedefs + 1, or 0 */
+    size_t just_named_at; /* where that name starts in the output */
+    tok_t last;           /* the last token read that is not white space */
     int parens;        /* parenthesis depth */
+    unsigned char type_group[256]; /* the group at each depth opened a type name (a cast's) */
     int type_operand;  /* a upc_*sizeof(type-name) closes at this depth + 1 */
     int local_type;    /* that operand is upc_localsizeof's (dynamic THREADS) */
     int affinity;      /* a upc_forall's affinity expression closes at this depth */
@@ -62,7 +89,16 @@ void error_at(state_t *s, size_t offset, char *message);
 unsigned layout_index(prelex_t *p, block_kind_t kind, const char *block, access_t access,
                       size_t offset);
 size_t bracket_group(state_t *s, tok_t open, size_t *inner_start, size_t *inner_end);
-int shared_typedef(const state_t *s, tok_t k);
+
+/* prelex_typedefs.c */
+void typedefs_init(state_t *s);
+void typedefs_free(state_t *s);
+void typedef_add(state_t *s, char *name, int layout, int depth, int cv);
+const typedef_info_t *typedef_named(const state_t *s, const lexer_t *x, tok_t k);
+void typedefs_leave_block(state_t *s, int depth);
+void typedef_begin(state_t *s, tok_t k);
+void typedef_end(state_t *s, size_t to);
+void run_given(state_t *s, size_t offset, int layout);
 
 /* prelex_scan.c */
 char *trimmed(const char *text, size_t start, size_t end);

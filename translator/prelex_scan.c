@@ -44,16 +44,6 @@ static int threads_multiplied(const lexer_t *at, tok_t k)
     return 1;
 }
 
-/* A file-scope typedef of a shared type declares `name` (NULL, or a
- * keyword when the declarator was not a plain name: nothing). */
-static void remember_shared_typedef(state_t *s, const char *name)
-{
-    if (!name || starts_type_name_word(name))
-        return;
-    s->shared_typedefs = xrealloc(s->shared_typedefs, (s->nshared_typedefs + 1) * sizeof(char *));
-    s->shared_typedefs[s->nshared_typedefs++] = xstrdup(name);
-}
-
 /* After a file-scope `shared` qualifier run: find THREADS in the array
  * dimensions of each declarator up to the ';' (lookahead only; the main
  * loop writes the remembered tokens as 1). */
@@ -70,16 +60,12 @@ void scan_threads_dims(state_t *s)
             continue;
         if ((tok_is(&x, k, ";") || (tok_is(&x, k, "{") && after_paren)) && parens == 0 && braces == 0) {
             s->scanned_to = k.end; /* the end of the declaration, or a function's body */
-            if (s->in_typedef && tok_is(&x, k, ";"))
-                remember_shared_typedef(s, name);
             break;
         }
         if (tok_is(&x, k, "(") && parens == 0 && !in_dim)
             attribute_group = attribute;
         attribute = tok_is(&x, k, "__attribute__") || tok_is(&x, k, "__attribute");
         after_paren = tok_is(&x, k, ")") && parens == 1 && !in_dim && !attribute_group;
-        if ((tok_is(&x, k, ";") || tok_is(&x, k, ",")) && parens == 0 && braces == 0 && s->in_typedef)
-            remember_shared_typedef(s, name); /* the name this typedef declares */
         if (tok_is(&x, k, ")") && !in_dim && parens == 0 && braces == 0) {
             s->scanned_to = k.end; /* the end of the parameter list the run is in */
             break;
@@ -124,9 +110,10 @@ void scan_threads_dims(state_t *s)
 }
 
 
-/* Whether the next identifier, past const / volatile / restrict, names a
- * file-scope typedef of a shared type. */
-static int names_shared_typedef(state_t *s)
+/* The typedef name of a shared type that the qualifier run just read
+ * qualifies, written after it past const / volatile / restrict (`shared
+ * T`), or NULL; *name_at is its token. */
+static const typedef_info_t *typedef_after(state_t *s, tok_t *name_at)
 {
     lexer_t ahead = s->x;
     for (;;) {
@@ -134,14 +121,98 @@ static int names_shared_typedef(state_t *s)
         while ((k = lex(&ahead)).kind == TOK_SPACE)
             ;
         if (k.kind != TOK_ID)
-            return 0;
+            return NULL;
         if (!tok_is(&ahead, k, "const") && !tok_is(&ahead, k, "volatile") && !tok_is(&ahead, k, "restrict") &&
-            !tok_is(&ahead, k, "__restrict"))
-            return shared_typedef(s, k);
+            !tok_is(&ahead, k, "__restrict")) {
+            const typedef_info_t *t = typedef_named(s, &ahead, k);
+            *name_at = k;
+            return t && t->layout >= 0 ? t : NULL;
+        }
     }
 }
 
-/* A run of strict / relaxed / shared [layout] starting at token first. */
+static const char *access_word(access_t a) { return a == ACCESS_STRICT ? "strict" : "relaxed"; }
+
+/* The block sizes of two layouts are the same: the same kind, and the
+ * same integer (or, for an expression, the same text). */
+static int same_block(const layout_t *a, block_kind_t kind, const char *block)
+{
+    if (a->kind != kind || kind != BLOCK_NUMBER)
+        return a->kind == kind && kind != BLOCK_STAR;
+    char *end_a, *end_b;
+    long long na = strtoll(a->block, &end_a, 0), nb = strtoll(block, &end_b, 0);
+    return !*end_a && !*end_b ? na == nb : !strcmp(a->block, block);
+}
+
+static const char *block_text(block_kind_t kind, const char *block)
+{
+    return kind == BLOCK_INDEFINITE ? "" : kind == BLOCK_STAR ? "*" : block;
+}
+
+/* The run's qualifiers merged with those of typedef t, which they qualify
+ * again (UPC 1.3 §6.5.1.1: no more than one block size, directly or
+ * through typedefs; C99 §6.7.3p4: a repeated qualifier is allowed).
+ * Returns the merged layout's index; a conflict is reported at offset. */
+static unsigned merged_layout(state_t *s, const typedef_info_t *t, int bracket, block_kind_t kind,
+                              const char *block, access_t access, size_t offset)
+{
+    const layout_t *l = &s->p->layouts[t->layout];
+    if (bracket && !same_block(l, kind, block))
+        error_at(s, offset, xasprintf("two layout qualifiers on one type: [%s] here and [%s] from "
+                                      "typedef '%s'; a shared type has one block size, given "
+                                      "directly or through typedefs (UPC 1.3 §6.5.1.1): drop one",
+                                      block_text(kind, block), block_text(l->kind, l->block), t->name));
+    if (access != ACCESS_DEFAULT && l->access != ACCESS_DEFAULT && access != l->access)
+        error_at(s, offset, xasprintf("'%s' applied to typedef '%s', which is '%s': a shared type is "
+                                      "strict or relaxed, not both (UPC 1.3 §6.5.1.1)",
+                                      access_word(access), t->name, access_word(l->access)));
+    if (access == ACCESS_DEFAULT || access == l->access)
+        return (unsigned)t->layout;
+    if (l->kind == BLOCK_STAR)
+        error_at(s, offset, xasprintf("'%s' applied to typedef '%s' of a [*] layout is not supported; "
+                                      "write '%s' in the typedef", access_word(access), t->name,
+                                      access_word(access)));
+    return layout_index(s->p, l->kind, l->block, access, s->out.len);
+}
+
+/* The typedef's own const / volatile, written again where its type is
+ * named through __typeof_unqual__ (which drops them with the layout). */
+static void add_cv(strbuf_t *out, int cv)
+{
+    if (cv & CV_CONST)
+        sb_puts(out, " const");
+    if (cv & CV_VOLATILE)
+        sb_puts(out, " volatile");
+}
+
+/* The typedef name t gets a strictness of the run's, not its own: clang
+ * takes no second address space on it, so it is named as
+ * `__typeof_unqual__(T)` with its const / volatile again (output.c writes
+ * `__typeof__(T)` for the C compiler, where T has no address space).
+ * name: its token still ahead (`strict T`), or NULL when it was just
+ * written (`T strict`). */
+static void retype_typedef_name(state_t *s, const typedef_info_t *t, const tok_t *name)
+{
+    if (name) {
+        sb_add(&s->out, s->x.text + s->x.pos, name->start - s->x.pos); /* const, volatile between */
+        s->x.pos = name->end;
+        sb_printf(&s->out, " __typeof_unqual__(%s)", t->name);
+        add_cv(&s->out, t->cv);
+        return;
+    }
+    size_t from = s->just_named_at, to = from + strlen(t->name);
+    char *tail = xstrdup(s->out.s + to);
+    s->out.len = from;
+    sb_printf(&s->out, "__typeof_unqual__(%s)", t->name);
+    add_cv(&s->out, t->cv);
+    sb_puts(&s->out, tail);
+    free(tail);
+}
+
+/* A run of strict / relaxed / shared [layout] starting at token first:
+ * written as the address space of its layout, merged with the layout of a
+ * typedef of a shared type it qualifies again.  A qualifier is never
+ * dropped: it is written, merged, or refused with a message. */
 void qualifier_run(state_t *s, tok_t first)
 {
     lexer_t *x = &s->x;
@@ -187,27 +258,27 @@ void qualifier_run(state_t *s, tok_t first)
     if (both)
         error_at(s, first.start, xstrdup("'strict' and 'relaxed' both qualify one type; give one of "
                                          "them (UPC 1.3 §6.5.1.1)"));
-    int on_typedef = !bracket && names_shared_typedef(s);
-    if (on_typedef && access != ACCESS_DEFAULT) {
-        error_at(s, first.start, xasprintf("'%s' applied to a typedef of a shared type is not "
-                                           "supported yet; write '%s' in the typedef, or declare "
-                                           "with the shared type written out",
-                                           access == ACCESS_STRICT ? "strict" : "relaxed",
-                                           access == ACCESS_STRICT ? "strict" : "relaxed"));
-    } else if (on_typedef) {
-        /* `shared T` with T a typedef of a shared type: T's layout stands
-         * (repeating a qualifier is allowed, C99 §6.7.3) */
-        if ((s->depth == 0 || s->in_extern) && !s->p->static_threads && s->x.pos >= s->scanned_to)
-            scan_threads_dims(s);
+    tok_t name = {TOK_END, 0, 0};
+    const typedef_info_t *after = typedef_after(s, &name);
+    const typedef_info_t *before = s->just_named ? &s->typedefs[s->just_named - 1] : NULL;
+    const typedef_info_t *on = after ? after : before; /* `shared T` or `T shared` */
+    int layout;
+    if (on) {
+        layout = (int)merged_layout(s, on, bracket, kind, block, access, first.start);
     } else if (!shared) {
         error_at(s, first.start, xasprintf("'%s' qualifies only shared types; add 'shared'",
-                                           access == ACCESS_STRICT ? "strict" : "relaxed"));
+                                           access_word(access)));
+        layout = -1;
     } else {
-        unsigned i = layout_index(s->p, kind, block, access, s->out.len);
-        sb_printf(&s->out, " __attribute__((address_space(%u))) ", LAYOUT_BASE + i);
-        /* file scope, or `extern` or `static` in a block: a file-scope object */
-        if ((s->depth == 0 || s->in_extern) && !s->p->static_threads && s->x.pos >= s->scanned_to)
-            scan_threads_dims(s);
+        layout = (int)layout_index(s->p, kind, block, access, s->out.len);
     }
+    if (layout >= 0)
+        sb_printf(&s->out, " __attribute__((address_space(%u))) ", LAYOUT_BASE + (unsigned)layout);
+    run_given(s, first.start, layout);
+    if (on && layout != on->layout) /* a new strictness for the typedef's type */
+        retype_typedef_name(s, on, after ? &name : NULL);
+    /* file scope, or `extern` or `static` in a block: a file-scope object */
+    if ((s->depth == 0 || s->in_extern) && !s->p->static_threads && s->x.pos >= s->scanned_to)
+        scan_threads_dims(s);
     free(block);
 }

@@ -347,6 +347,35 @@ static void function_signature(rewriter_t *w, CXCursor f)
     }
 }
 
+/* Members that share one declaration (`sip a, b;`, each extent from the
+ * type on): the run starting at index i, written again as one declaration
+ * each when one of them holds a pointer-to-shared.  Returns the index
+ * after the run. */
+static int field_run(rewriter_t *w, kids_t *ks, int i)
+{
+    size_t s, e, s2, e2;
+    extent(ks->v[i], &s, &e);
+    int j = i + 1, pts = contains_pts(w, clang_getCursorType(ks->v[i]));
+    while (j < ks->n && clang_getCursorKind(ks->v[j]) == CXCursor_FieldDecl &&
+           (extent(ks->v[j], &s2, &e2), s2 == s)) {
+        pts |= contains_pts(w, clang_getCursorType(ks->v[j]));
+        e = e2 > e ? e2 : e, j++;
+    }
+    if (!pts)
+        return j;
+    strbuf_t b;
+    sb_init(&b);
+    for (int k = i; k < j; k++) {
+        CXString name = clang_getCursorSpelling(ks->v[k]);
+        char *decl = spell_decl(w, clang_getCursorType(ks->v[k]), clang_getCString(name));
+        sb_printf(&b, "%s%s", k > i ? "; " : "", decl);
+        free(decl);
+        clang_disposeString(name);
+    }
+    edits_add(&w->edits, s, e, sb_take(&b));
+    return j;
+}
+
 void record_fields(rewriter_t *w, CXCursor r)
 {
     kids_t ks = children(r, 0);
@@ -362,36 +391,48 @@ void record_fields(rewriter_t *w, CXCursor r)
         if (k != CXCursor_FieldDecl)
             continue;
         CXType t = clang_getCursorType(ks.v[i]);
-        if (is_shared(w, t) && !is_pts(w, t)) {
+        if (is_shared(w, t) && !is_pts(w, t))
             report(w, start_of(ks.v[i]), "a structure member cannot be shared-qualified "
                    "(UPC 1.3 §6.5.1.1); make the whole structure shared");
-            continue;
-        }
-        if (!contains_pts(w, t))
-            continue;
-        CXString name = clang_getCursorSpelling(ks.v[i]);
-        size_t s, e;
-        extent(ks.v[i], &s, &e);
-        edits_add(&w->edits, s, e, spell_decl(w, t, clang_getCString(name)));
-        clang_disposeString(name);
+        else
+            i = field_run(w, &ks, i) - 1;
     }
     free(ks.v);
 }
 
-static void typedef_decl(rewriter_t *w, CXCursor d, CXCursor before)
+/* Typedefs that share one declaration (`typedef shared int *A, *B;`,
+ * each extent from `typedef` on), at file or block scope: the run starting
+ * at index i of ks, written again as one typedef each when one of them
+ * holds a pointer-to-shared (`typedef shared int x;` keeps its text; the
+ * qualifier is removed on output).  A structure defined in the
+ * declaration (`typedef shared struct node { ... } *node_p;`) stays.
+ * Returns the index after the run. */
+int typedef_run(rewriter_t *w, kids_t *ks, int i)
 {
-    CXType u = clang_getTypedefDeclUnderlyingType(d);
-    if (!contains_pts(w, u))
-        return; /* `typedef shared int x;` keeps its text; the qualifier is removed on output */
-    CXString name = clang_getCursorSpelling(d);
-    size_t s, e;
-    extent(d, &s, &e);
-    /* typedef shared struct node { ... } *node_p; keeps struct node */
-    size_t from = clang_Cursor_isNull(before) ? s : keep_tag_definition(w, before, s, e);
-    char *decl = spell_decl(w, u, clang_getCString(name));
-    edits_add(&w->edits, from, e, xasprintf("%stypedef %s", from != s ? "; " : "", decl));
-    free(decl);
-    clang_disposeString(name);
+    size_t s, e, s2, e2;
+    extent(ks->v[i], &s, &e);
+    int j = i + 1, pts = contains_pts(w, clang_getTypedefDeclUnderlyingType(ks->v[i]));
+    while (j < ks->n && clang_getCursorKind(ks->v[j]) == CXCursor_TypedefDecl &&
+           (extent(ks->v[j], &s2, &e2), s2 == s)) {
+        pts |= contains_pts(w, clang_getTypedefDeclUnderlyingType(ks->v[j]));
+        e = e2 > e ? e2 : e, j++;
+    }
+    if (!pts)
+        return j;
+    size_t from = i > 0 ? keep_tag_definition(w, ks->v[i - 1], s, e) : s;
+    strbuf_t b;
+    sb_init(&b);
+    if (from != s)
+        sb_puts(&b, "; ");
+    for (int k = i; k < j; k++) {
+        CXString name = clang_getCursorSpelling(ks->v[k]);
+        char *decl = spell_decl(w, clang_getTypedefDeclUnderlyingType(ks->v[k]), clang_getCString(name));
+        sb_printf(&b, "%stypedef %s", k > i ? "; " : "", decl);
+        free(decl);
+        clang_disposeString(name);
+    }
+    edits_add(&w->edits, from, e, sb_take(&b));
+    return j;
 }
 
 /* File-scope variables that share one declaration (`shared int a, *p;`):
@@ -521,8 +562,8 @@ int rewrite_translation_unit(rewriter_t *w)
             break;
         }
         case CXCursor_TypedefDecl:
-            typedef_decl(w, c, i > 0 ? top.v[i - 1] : clang_getNullCursor());
-            break;
+            i = typedef_run(w, &top, i);
+            continue;
         case CXCursor_StructDecl:
         case CXCursor_UnionDecl:
             if (is_tag_definition(c) && i + 1 < top.n &&

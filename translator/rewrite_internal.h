@@ -120,5 +120,6 @@ char *versioned_access(rewriter_t *w, CXCursor c);
 char *shared_object_text(rewriter_t *w, CXCursor d);
 char *declaration_text(rewriter_t *w, CXCursor d, int file_scope);
 void record_fields(rewriter_t *w, CXCursor r);
+int typedef_run(rewriter_t *w, kids_t *ks, int i);
 
 #endif

@@ -98,9 +98,37 @@ size_t keep_tag_definition(rewriter_t *w, CXCursor tag, size_t s, size_t end)
     return te;
 }
 
+/* A block-scope typedef declaration (`typedef shared int *sip;` in a
+ * function), with the structures it defines. */
+static int typedef_statement(rewriter_t *w, kids_t *ks)
+{
+    int typedefs = 0;
+    for (int i = 0; i < ks->n; i++)
+        typedefs |= clang_getCursorKind(ks->v[i]) == CXCursor_TypedefDecl;
+    if (!typedefs)
+        return 0;
+    for (int i = 0; i < ks->n;) {
+        enum CXCursorKind k = clang_getCursorKind(ks->v[i]);
+        if (k == CXCursor_TypedefDecl) {
+            i = typedef_run(w, ks, i);
+            continue;
+        }
+        if (k == CXCursor_StructDecl || k == CXCursor_UnionDecl)
+            record_fields(w, ks->v[i]);
+        else
+            walk(w, ks->v[i]); /* an enum's constants */
+        i++;
+    }
+    return 1;
+}
+
 static void declaration_statement(rewriter_t *w, CXCursor c)
 {
     kids_t ks = children(c, 0);
+    if (typedef_statement(w, &ks)) {
+        free(ks.v);
+        return;
+    }
     int rewrite = 0;
     for (int i = 0; i < ks.n; i++) {
         CXType t = clang_getCursorType(ks.v[i]);

@@ -170,9 +170,14 @@ char *spell_decl(rewriter_t *w, CXType t, const char *inner)
     CXString name = named.kind == CXType_Typedef ? clang_getTypedefName(named)
                                                  : clang_getTypeSpelling(clang_getUnqualifiedType(t));
     char *tag = tag_name(w, t);
-    char *s = xasprintf("%s%s%s%s%s", clang_isConstQualifiedType(t) ? "const " : "",
-                        clang_isVolatileQualifiedType(t) ? "volatile " : "",
-                        tag ? tag : clang_getCString(name), sep, inner);
+    const char *spelled = clang_getCString(name);
+    /* the prelexer's `__typeof_unqual__(T)` (a typedef given another
+     * strictness, prelex_scan.c): in the output T has no address space,
+     * and the C compiler may not know typeof_unqual */
+    int unqual = !strncmp(spelled, "typeof_unqual(", 14);
+    char *s = xasprintf("%s%s%s%s%s%s", clang_isConstQualifiedType(t) ? "const " : "",
+                        clang_isVolatileQualifiedType(t) ? "volatile " : "", unqual ? "__typeof__(" : "",
+                        tag ? tag : spelled + (unqual ? 14 : 0), sep, inner);
     free(tag);
     clang_disposeString(name);
     return s;

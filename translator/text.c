@@ -2,6 +2,8 @@
 /* text.c -- growable strings and text edits (see text.h). */
 #include "text.h"
 
+#include <ctype.h>
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -118,6 +120,20 @@ static int by_start_then_widest(const void *a, const void *b)
     return x->seq < y->seq ? -1 : x->seq > y->seq; /* qsort is not stable */
 }
 
+static int word_char(char c) { return isalnum((unsigned char)c) || c == '_' || c == '$'; }
+
+/* Append n bytes of s to out, apart from what out ends with when both
+ * sides are a word's characters: a replacement never glues two tokens
+ * into one (`return(NULL)` -> `return MUPC_NULL_PTR`, not
+ * `returnMUPC_NULL_PTR`).  contiguous: s continues the original text
+ * out ends with (then the two were one token, or apart already). */
+static void add_apart(strbuf_t *out, const char *s, size_t n, int contiguous)
+{
+    if (n && !contiguous && out->len && word_char(out->s[out->len - 1]) && word_char(s[0]))
+        sb_add(out, " ", 1);
+    sb_add(out, s, n);
+}
+
 char *edits_apply(edits_t *e, const char *text, size_t len)
 {
     if (e->n) /* qsort's array must not be null, even when empty */
@@ -125,15 +141,19 @@ char *edits_apply(edits_t *e, const char *text, size_t len)
     strbuf_t out;
     sb_init(&out);
     size_t pos = 0;
+    int original = 1; /* out ends with the original text up to pos */
     for (size_t i = 0; i < e->n; i++) {
         const edit_t *d = &e->v[i];
         if (d->start < pos)
             continue; /* inside an edit already applied */
-        sb_add(&out, text + pos, d->start - pos);
-        sb_puts(&out, d->text);
+        if (d->start > pos)
+            add_apart(&out, text + pos, d->start - pos, original), original = 1;
+        if (*d->text)
+            add_apart(&out, d->text, strlen(d->text), 0), original = 0;
+        original = original && d->end == d->start;
         pos = d->end;
     }
-    sb_add(&out, text + pos, len - pos);
+    add_apart(&out, text + pos, len - pos, original);
     return sb_take(&out);
 }
 
