@@ -35,7 +35,8 @@
 static void usage(void)
 {
     fprintf(stderr, "usage: mupc-translate [--prelude DIR] [--runtime-include DIR] [--clang PATH] "
-                    "[--gasp] [-T N] [-DNAME[=V]] [-UNAME] [-IDIR] [-include FILE] -o OUT.c FILE.upc\n");
+                    "[--gasp] [-T N] [-DNAME[=V]] [-UNAME] [-IDIR] [-include FILE] [-imacros FILE] "
+                    "[-isystem DIR] [-iquote DIR] [-idirafter DIR] -o OUT.c FILE.upc\n");
     exit(2);
 }
 
@@ -68,7 +69,9 @@ static void parse_options(int argc, char **argv, options_t *o)
             o->static_threads = (int)n;
         } else if ((!strncmp(a, "-D", 2) || !strncmp(a, "-U", 2) || !strncmp(a, "-I", 2)) && a[2])
             o->cpp[o->ncpp++] = a;
-        else if ((!strcmp(a, "-D") || !strcmp(a, "-U") || !strcmp(a, "-I") || !strcmp(a, "-include")) && more) {
+        else if ((!strcmp(a, "-D") || !strcmp(a, "-U") || !strcmp(a, "-I") || !strcmp(a, "-include") ||
+                  !strcmp(a, "-imacros") || !strcmp(a, "-isystem") || !strcmp(a, "-iquote") ||
+                  !strcmp(a, "-idirafter")) && more) {
             o->cpp[o->ncpp++] = a;
             o->cpp[o->ncpp++] = argv[++i];
         } else if (a[0] != '-' && !o->input)
@@ -168,7 +171,7 @@ again:;
     char *rewritten = edits_apply(&w.edits, text, len);
     regions_free(&r);
     regions_build(&r, rewritten, strlen(rewritten), o.prelude);
-    char *out = assemble(rewritten, &r, &o);
+    char *out = assemble(rewritten, &r, &o, p.feature_macros);
     write_file(o.output, out);
     if (getenv("MUPC_XLATE_KEEP")) /* for debugging the translator */
         write_file(name, text);

@@ -281,11 +281,13 @@ static const char *prelude_library(const char *path)
     return NULL;
 }
 
-char *assemble(const char *text, const regions_t *r, const options_t *o)
+char *assemble(const char *text, const regions_t *r, const options_t *o, const char *macros)
 {
     strbuf_t out;
     sb_init(&out);
     sb_printf(&out, "/* Translated from %s by mupc-translate (libmupc); do not edit. */\n", o->input);
+    if (macros && *macros) /* before the first system header, as the program had them */
+        sb_printf(&out, "/* the program's feature macros, for the system headers */\n%s", macros);
     if (o->static_threads) /* the prologue's divisions by THREADS: by a constant */
         sb_printf(&out, "#define __MUPC_FIXED_THREADS %d\n", o->static_threads);
     sb_puts(&out, prologue);

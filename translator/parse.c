@@ -61,6 +61,7 @@ char *preprocess(const options_t *o, size_t *len)
     char *bupc_h = xasprintf("%s/bupc_extensions.h", o->prelude);
     argv[n++] = (char *)o->clang;
     argv[n++] = "-E";
+    argv[n++] = "-dD"; /* the program's feature macros: see prelex.c, feature_macro() */
     argv[n++] = "-x";
     argv[n++] = "c";
     argv[n++] = "-std=gnu17";

@@ -371,6 +371,45 @@ static void punctuation(state_t *s, tok_t k)
     copy(s, k.start, k.end);
 }
 
+/* A name the C implementation's headers test: reserved to it (C99
+ * §7.1.3: an underscore and a capital letter, or two underscores: the
+ * feature test macros _GNU_SOURCE, _POSIX_C_SOURCE, _FILE_OFFSET_BITS,
+ * __STDC_FORMAT_MACROS ...), or NDEBUG (<assert.h>). */
+static int feature_macro(const char *name, size_t n)
+{
+    if (n == 6 && !memcmp(name, "NDEBUG", 6))
+        return 1;
+    return n >= 2 && name[0] == '_' && (isupper((unsigned char)name[1]) || name[1] == '_');
+}
+
+/* A #define or #undef line (clang -E -dD keeps them in place): the text
+ * around it is expanded already, so it goes (libclang and the C compiler
+ * would expand the expansion again); one of the program's own for a
+ * feature macro is kept aside for the output's first lines, where the
+ * system headers it re-includes see it. */
+static int macro_line(state_t *s, tok_t k, strbuf_t *features)
+{
+    const char *t = s->x.text + k.start;
+    size_t n = k.end - k.start, i = 1;
+    while (i < n && (t[i] == ' ' || t[i] == '\t'))
+        i++;
+    int define = n - i >= 6 && !memcmp(t + i, "define", 6), undef = n - i >= 5 && !memcmp(t + i, "undef", 5);
+    if (!define && !undef)
+        return 0;
+    i += define ? 6 : 5;
+    while (i < n && (t[i] == ' ' || t[i] == '\t'))
+        i++;
+    size_t name = i;
+    while (i < n && (isalnum((unsigned char)t[i]) || t[i] == '_'))
+        i++;
+    const region_t *g = regions_at(s->regions, k.start);
+    if (g && g->kind == REGION_USER && feature_macro(t + name, i - name)) {
+        sb_add(features, t, n);
+        sb_puts(features, "\n");
+    }
+    return 1;
+}
+
 /* After token k, written at `at` of the output: whether the tokens just
  * written name a typedef of a shared type, which a qualifier run next
  * (`T shared x`, `T const strict x`) qualifies again. */
@@ -397,7 +436,11 @@ char *prelex_run(prelex_t *p, const char *text, size_t len, const regions_t *r)
     sb_init(&s.out);
     typedefs_init(&s);
     tok_t k;
+    strbuf_t features;
+    sb_init(&features);
     while ((k = lex(&s.x)).kind != TOK_END) {
+        if (k.kind == TOK_DIRECTIVE && macro_line(&s, k, &features))
+            continue;
         if (k.kind == TOK_DIRECTIVE && !strncmp(text + k.start, "#pragma upc", 11)) {
             pragma_line(&s, k);
             continue;
@@ -421,6 +464,8 @@ char *prelex_run(prelex_t *p, const char *text, size_t len, const regions_t *r)
     }
     free(s.threads_at);
     typedefs_free(&s);
+    free(p->feature_macros);
+    p->feature_macros = sb_take(&features);
     return sb_take(&s.out);
 }
 

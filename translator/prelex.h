@@ -13,7 +13,9 @@
  *   upc_localsizeof/blocksizeof/elemsizeof -> sizeof, remembered by offset;
  *   #pragma upc strict|relaxed      -> a blank line, remembered by offset;
  *   mupc_threads in a dimension of a file-scope shared array -> 1, the
- *       dimension remembered (the dynamic THREADS environment). */
+ *       dimension remembered (the dynamic THREADS environment);
+ *   #define / #undef (clang -E -dD)   -> a blank line (the text is
+ *       expanded already), the feature macros among them kept aside. */
 #ifndef MUPC_XLATE_PRELEX_H
 #define MUPC_XLATE_PRELEX_H
 
@@ -66,6 +68,11 @@ typedef struct prelex {
     prelex_error_t *warnings; /* reported, translation goes on */
     size_t nwarnings;
     int static_threads; /* -T N, or 0 */
+    /* #define / #undef lines of the program's own files (and -include /
+     * -imacros files) for names the C implementation reads (_GNU_SOURCE,
+     * _POSIX_C_SOURCE, NDEBUG, ...), in order: the output re-includes the
+     * system headers, which must see them; owned, never NULL after a run */
+    char *feature_macros;
 } prelex_t;
 
 /* An empty pass; layout 0 is the prelude's `shared void` (block 1). */

@@ -48,6 +48,8 @@ int diagnose(CXTranslationUnit tu, char **text, size_t *len, const regions_t *r,
              int *casts);
 
 /* output.c */
-char *assemble(const char *text, const regions_t *r, const options_t *o);
+/* macros: the #define / #undef lines the prelexer kept for the system
+ * headers (prelex_t.feature_macros), written first */
+char *assemble(const char *text, const regions_t *r, const options_t *o, const char *macros);
 
 #endif

@@ -192,4 +192,48 @@ expect_status "upcc finds <local_defs.h> beside the source" 0
 run 2 60 "$tmp/angle"
 expect_output "and the program runs" "^answer 42$"
 
+# The preprocessor's options reach the translator and the C compiler:
+# -include of a file that sets a feature macro (_GNU_SOURCE: strdupa) and
+# a constant, for a UPC source and for a C source built beside it; the
+# same feature macro written in the UPC file itself; -show prints both
+# commands.
+mkdir -p inc sys
+cat > inc/conf.h <<'H'
+#define _GNU_SOURCE 1
+#define CONF_VALUE 7
+H
+echo '#define SYS_VALUE 5' > sys/sysval.h
+cat > feat.upc <<'PROG'
+#include <upc.h>
+#include <stdio.h>
+#include <string.h>
+#include <sysval.h>
+int helper(void);
+int main(void)
+{
+    printf("feat %s %d %d %d\n", strdupa("ok"), CONF_VALUE, SYS_VALUE, helper());
+    return 0;
+}
+PROG
+cat > helper.c <<'PROG'
+#include <string.h>
+int helper(void) { return CONF_VALUE + (int)strlen(strdupa("ab")); }
+PROG
+mupcc -Wall -Werror -include inc/conf.h -isystem sys -o feat feat.upc helper.c > "$out" 2>&1
+rc=$?
+expect_status "mupcc -include FILE -isystem DIR reaches the translation and the C source" 0
+run 2 60 ./feat
+expect_output "  and the program sees the file's feature macro and constant" "^feat ok 7 5 9$"
+mupcc -show -include inc/conf.h -iquote inc -imacros inc/conf.h -o feat feat.upc helper.c > "$out" 2>&1
+expect_output "-show: the translation gets -include, -iquote and -imacros" "mupc-translate .*-include inc/conf.h -iquote inc -imacros inc/conf.h"
+expect_output "-show: the C source gets -include and -imacros" "-iquote inc -include inc/conf.h -imacros inc/conf.h -c helper.c"
+cat > own.upc <<'PROG'
+#define _GNU_SOURCE
+#include <upc.h>
+#include <stdio.h>
+#include <string.h>
+int main(void) { printf("own %s\n", strdupa("ok")); return 0; }
+PROG
+mupcc -Wall -Werror -o own own.upc > "$out" 2>&1 && run 1 60 ./own
+expect_output "a feature macro defined in the UPC file reaches the system headers" "^own ok$"
 finish
