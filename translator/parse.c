@@ -313,6 +313,30 @@ static int array_parameter(const char *text, size_t len, size_t at, edits_t *fix
     return 1;
 }
 
+/* A diagnostic at offset `at` inside the enums append_block_sizes wrote
+ * after the program: the layout whose block size it is about, or NULL. */
+static const layout_t *appended_block_size(const prelex_t *p, const char *text, size_t at)
+{
+    static const char head[] = "enum { __mupc_block_";
+    for (size_t i = at; i-- > 0 && text[i] != '}' && text[i] != ';';)
+        if (!strncmp(text + i, head, sizeof head - 1))
+            return prelex_layout(p, (unsigned)strtoul(text + i + sizeof head - 1, NULL, 10));
+    return NULL;
+}
+
+/* clang's error about a block size: reported where the layout qualifier
+ * was written, not at the enum that asked clang to evaluate it. */
+static void block_size_error(const layout_t *l, const char *msg, const regions_t *r, const char *text)
+{
+    const char *file = "<translation>";
+    int line = 0, column = 0;
+    regions_where(r, text, l->offset, &file, &line, &column);
+    fprintf(stderr, "%s:%d:%d: error: the block size in 'shared [%s]' is not an integer constant "
+            "expression (%s); a layout qualifier's block size must be one (UPC 1.3 §6.5.1.1): write "
+            "a constant, or a macro or enumeration constant that names one\n",
+            file, line, column, l->block, msg);
+}
+
 /* Print clang's errors at the user's positions; insert the casts that
  * UPC's implicit conversions need into *text.  Returns the number of other
  * errors, and sets *casts to the number of casts inserted. */
@@ -359,6 +383,9 @@ int diagnose(CXTranslationUnit tu, char **text, size_t *len, const regions_t *r,
             int line = 0, column = 0;
             regions_where(r, *text, at, &file, &line, &column);
             fprintf(stderr, "%s:%d:%d: warning: %s\n", file, line, column, msg);
+        } else if (sev >= CXDiagnostic_Error && appended_block_size(p, *text, at)) {
+            block_size_error(appended_block_size(p, *text, at), msg, r, *text);
+            errors++;
         } else if (dest || sev >= CXDiagnostic_Error) {
             const char *file = "<translation>";
             int line = 0, column = 0;
