@@ -147,8 +147,9 @@ again:;
                 write_file(name, text);
             return 1;
         }
-        if (!casts && !type_operands_done) { /* once the conversions settle */
-            type_operands_done = 1;
+        if (!casts && type_operands_done < 2) { /* once the conversions settle: type
+                                                    * names wrapped, then pointer-to-shared sizes */
+            type_operands_done++;
             rewriter_t probe = {tu, text, len, &r, &p, {0}, 0, 0, 0, o.gasp, NULL, 0, NULL, 0, NULL, NULL, NULL};
             if (rewrite_type_operands(&probe, &probe.edits))
                 apply_fix(&probe.edits, &text, &len, &p), casts = 1;
@@ -159,7 +160,7 @@ again:;
         clang_disposeTranslationUnit(tu);
         regions_free(&r);
         regions_build(&r, text, len, o.prelude);
-        if (round == 4) {
+        if (round == 6) {
             fprintf(stderr, "mupc-translate: %s: conversions between pointers-to-shared did not settle\n",
                     o.input);
             return 1;

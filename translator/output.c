@@ -22,6 +22,7 @@
 
 static const char prologue[] =
     "/* the runtime's C layer: UPC's library names over mupc.h */\n#define MUPC_TRANSLATED_UPC 1\n#include <mupc_upc.h>\n#include <upc_types.h>\n#include <stddef.h>\n#include <stdio.h>\n"
+    "/* sizeof of a pointer-to-shared (translator/rewrite_sizeof.c) */\ntypedef mupc_ptr_t __mupc_pts_size_t;\n"
     "/* THREADS, MYTHREAD and the inline-access window are set once by the\n"
     " * runtime before main and never change: read-only views of the same\n"
     " * symbols let the compiler keep them in registers across the runtime's\n"

@@ -118,7 +118,8 @@ void append_block_sizes(const prelex_t *p, char **text)
     sb_puts(&b, *text);
     for (size_t i = 1; i < p->nlayouts; i++)
         if (p->layouts[i].kind == BLOCK_NUMBER)
-            sb_printf(&b, "enum { __mupc_block_%zu = (%s) };", LAYOUT_BASE + i, p->layouts[i].block);
+            sb_printf(&b, "enum { __mupc_block_%zu = (%s) };", LAYOUT_BASE + i,
+                      p->layouts[i].block_c ? p->layouts[i].block_c : p->layouts[i].block);
     free(*text);
     *text = sb_take(&b);
 }

@@ -66,7 +66,7 @@ unsigned layout_index(prelex_t *p, block_kind_t kind, const char *block, access_
     }
     p->layouts = xrealloc(p->layouts, (p->nlayouts + 1) * sizeof *p->layouts);
     /* a [*] layout's block size is set by its array's declaration */
-    p->layouts[p->nlayouts] = (layout_t){kind, xstrdup(kind == BLOCK_NUMBER ? block : ""), access, offset};
+    p->layouts[p->nlayouts] = (layout_t){kind, xstrdup(kind == BLOCK_NUMBER ? block : ""), NULL, access, offset};
     return (unsigned)p->nlayouts++;
 }
 
@@ -315,6 +315,38 @@ static int opens_type_name(const state_t *s)
     lexer_t ahead = *x;
     tok_t first = peek(&ahead);
     return starts_type_name(x, first) || typedef_named(s, x, first);
+}
+
+static void punctuation(state_t *s, tok_t k);
+
+/* The tokens from the lexer's position up to offset end (a block size
+ * inside `shared [...]`) through the pass, into a text of their own: UPC
+ * in a block size (`shared [sizeof(shared void *)]`, a macro's
+ * expansion) becomes C for clang too.  No declaration scan runs inside. */
+char *prelex_group(state_t *s, size_t end)
+{
+    strbuf_t outer = s->out;
+    size_t len = s->x.len;
+    int nested = s->in_group;
+    sb_init(&s->out);
+    s->x.len = end;
+    s->in_group = 1;
+    tok_t k;
+    while ((k = lex(&s->x)).kind != TOK_END) {
+        if (k.kind == TOK_ID)
+            identifier(s, k);
+        else if (k.kind == TOK_PUNCT)
+            punctuation(s, k);
+        else
+            copy(s, k.start, k.end);
+        if (k.kind != TOK_SPACE)
+            s->last = k;
+    }
+    s->x.len = len;
+    s->in_group = nested;
+    char *text = sb_take(&s->out);
+    s->out = outer;
+    return text;
 }
 
 static void punctuation(state_t *s, tok_t k)

@@ -30,7 +30,9 @@ typedef enum { ACCESS_DEFAULT, ACCESS_STRICT, ACCESS_RELAXED } access_t;
 
 typedef struct layout {
     block_kind_t kind;
-    char *block;     /* the block size expression (BLOCK_NUMBER) */
+    char *block;     /* the block size expression (BLOCK_NUMBER), as written */
+    char *block_c;   /* the same prelexed, for clang (`sizeof(shared void *)`
+                      * in it), or NULL when it is the same text */
     access_t access; /* strict, relaxed, or as the pragma in effect says */
     size_t offset;   /* where it was written (for messages) */
 } layout_t;

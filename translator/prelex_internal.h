@@ -69,6 +69,7 @@ typedef struct state {
     size_t just_named;    /* its index in typedefs + 1, or 0 */
     size_t just_named_at; /* where that name starts in the output */
     tok_t last;           /* the last token read that is not white space */
+    int in_group;         /* prelex_group() is reading a block size */
     int parens;        /* parenthesis depth */
     unsigned char type_group[256]; /* the group at each depth opened a type name (a cast's) */
     int type_operand;  /* a upc_*sizeof(type-name) closes at this depth + 1 */
@@ -89,6 +90,7 @@ void error_at(state_t *s, size_t offset, char *message);
 unsigned layout_index(prelex_t *p, block_kind_t kind, const char *block, access_t access,
                       size_t offset);
 size_t bracket_group(state_t *s, tok_t open, size_t *inner_start, size_t *inner_end);
+char *prelex_group(state_t *s, size_t end);
 
 /* prelex_typedefs.c */
 void typedefs_init(state_t *s);

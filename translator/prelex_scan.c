@@ -11,6 +11,18 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* s without its leading and trailing white space (s itself, shortened). */
+static char *trimmed_in_place(char *s)
+{
+    size_t n = strlen(s), i = 0;
+    while (n > 0 && isspace((unsigned char)s[n - 1]))
+        s[--n] = 0;
+    while (isspace((unsigned char)s[i]))
+        i++;
+    memmove(s, s + i, n - i + 1);
+    return s;
+}
+
 char *trimmed(const char *text, size_t start, size_t end)
 {
     while (start < end && isspace((unsigned char)text[start]))
@@ -219,7 +231,7 @@ void qualifier_run(state_t *s, tok_t first)
     access_t access = ACCESS_DEFAULT;
     int both = 0;
     block_kind_t kind = BLOCK_NUMBER;
-    char *block = xstrdup("1");
+    char *block = xstrdup("1"), *block_c = NULL;
     int shared = 0;
     size_t newlines_from = first.start;
     tok_t k = first;
@@ -236,8 +248,13 @@ void qualifier_run(state_t *s, tok_t first)
                 while (lex(x).kind == TOK_SPACE)
                     ;
                 size_t a, b;
+                lexer_t at = *x;
                 bracket_group(s, n, &a, &b);
                 char *given = trimmed(x->text, a, b);
+                *x = at; /* again through the pass, for clang: */
+                free(block_c);
+                block_c = prelex_group(s, b);
+                lex(x); /* the ']' */
                 if (bracket && strcmp(given, block) != 0)
                     error_at(s, n.start, xasprintf("two layout qualifiers, [%s] and [%s], on one type: "
                                                    "a shared type has one block size (UPC 1.3 §6.5.1.1)",
@@ -271,6 +288,9 @@ void qualifier_run(state_t *s, tok_t first)
         layout = -1;
     } else {
         layout = (int)layout_index(s->p, kind, block, access, s->out.len);
+        layout_t *l = &s->p->layouts[layout];
+        if (block_c && !l->block_c && strcmp(trimmed_in_place(block_c), block) != 0)
+            l->block_c = xstrdup(block_c);
     }
     if (layout >= 0)
         sb_printf(&s->out, " __attribute__((address_space(%u))) ", LAYOUT_BASE + (unsigned)layout);
@@ -278,7 +298,9 @@ void qualifier_run(state_t *s, tok_t first)
     if (on && layout != on->layout) /* a new strictness for the typedef's type */
         retype_typedef_name(s, on, after ? &name : NULL);
     /* file scope, or `extern` or `static` in a block: a file-scope object */
-    if ((s->depth == 0 || s->in_extern) && !s->p->static_threads && s->x.pos >= s->scanned_to)
+    if ((s->depth == 0 || s->in_extern) && !s->p->static_threads && s->x.pos >= s->scanned_to &&
+        !s->in_group)
         scan_threads_dims(s);
     free(block);
+    free(block_c);
 }

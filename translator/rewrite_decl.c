@@ -203,6 +203,45 @@ static void find_definitions(rewriter_t *w, const kids_t *top)
     }
 }
 
+/* The number of elements of shared array d as C for the registration:
+ * clang's count n, or, when a dimension's expression holds a UPC type
+ * (`[MAX(sizeof(T), sizeof(shared void *))]`, whose size clang takes as
+ * a private pointer's), the product of the dimensions translated, for
+ * the C compiler to evaluate.  The dimensions are d's expression children
+ * written between brackets. */
+static char *element_count(rewriter_t *w, CXCursor d, long long n)
+{
+    kids_t ks = children(d, 1);
+    int upc = 0;
+    strbuf_t b;
+    sb_init(&b);
+    sb_puts(&b, "(1LL");
+    for (int i = 0; i < ks.n; i++) {
+        size_t s, e;
+        extent(ks.v[i], &s, &e);
+        size_t before = s, after = e;
+        while (before > 0 && isspace((unsigned char)w->text[before - 1]))
+            before--;
+        while (after < w->len && isspace((unsigned char)w->text[after]))
+            after++;
+        if (before == 0 || w->text[before - 1] != '[' || after >= w->len || w->text[after] != ']')
+            continue; /* an initializer */
+        char *dim = source(w, ks.v[i]);
+        upc |= strstr(dim, "address_space(") != NULL;
+        free(dim);
+        char *g = gen(w, ks.v[i]);
+        sb_printf(&b, " * (long long)(%s)", g);
+        free(g);
+    }
+    sb_puts(&b, ")");
+    free(ks.v);
+    char *text = sb_take(&b);
+    if (upc)
+        return text;
+    free(text);
+    return xasprintf("%lld", n);
+}
+
 /* A file-scope shared object: its descriptor and registration. */
 char *shared_object_text(rewriter_t *w, CXCursor d)
 {
@@ -253,11 +292,13 @@ char *shared_object_text(rewriter_t *w, CXCursor d)
          * tradition: a weak descriptor, which an initialized definition
          * elsewhere overrides; each unit registers it (the runtime keeps one) */
         int tentative = !is_static && clang_Cursor_isNull(initializer(d));
-        s = xasprintf("%s%smupc_static_t %s = {\"%s\", sizeof(%s), %s, %lld, %d, {0, 0, 0}, 0}; %s"
+        char *count = element_count(w, d, n);
+        s = xasprintf("%s%smupc_static_t %s = {\"%s\", sizeof(%s), %s, %s, %d, {0, 0, 0}, 0}; %s"
                       "__attribute__((constructor)) static void %s_register(void) "
                       "{ mupc_static_register(&%s);%s }",
                       is_static ? "static " : "", tentative ? "__attribute__((weak)) " : "", desc, name,
-                      leaf, block, n, per_thread, init, desc, desc, call);
+                      leaf, block, count, per_thread, init, desc, desc, call);
+        free(count);
         free(call);
         free(init);
         free(leaf);

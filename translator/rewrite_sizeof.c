@@ -185,10 +185,40 @@ static enum CXChildVisitResult wrap_type_operand(CXCursor c, CXCursor parent, CX
     return CXChildVisit_Continue;
 }
 
+/* sizeof of a pointer-to-shared (a type name, wrapped above, or an
+ * expression) is written `sizeof(__mupc_pts_size_t)`: the runtime's
+ * 16-byte pointer-to-shared, which clang otherwise takes for an 8-byte
+ * private pointer where it evaluates a constant (an array dimension
+ * `[MAX(sizeof(T), sizeof(shared void *))]`, an enumeration constant).
+ * The operand is not evaluated either way. */
+static enum CXChildVisitResult pts_size_operand(CXCursor c, CXCursor parent, CXClientData data)
+{
+    (void)parent;
+    type_operands_t *t = data;
+    rewriter_t *w = t->w;
+    size_t s, e, after, paren;
+    if (clang_getCursorKind(c) != CXCursor_UnaryExpr || !translated(w, c) || prelex_sizeof_at(w->prelex, start_of(c)))
+        return CXChildVisit_Recurse;
+    extent(c, &s, &e);
+    char *word = operator_word(w, s, &after);
+    int size = !strcmp(word, "sizeof");
+    free(word);
+    kids_t ks = children(c, 1);
+    int pts = size && ks.n == 1 && !has_type_operand(w, c, &paren) && is_pts(w, clang_getCursorType(ks.v[0]));
+    free(ks.v);
+    if (!pts)
+        return CXChildVisit_Recurse;
+    edits_add(t->fix, after, e, xstrdup("(__mupc_pts_size_t)"));
+    t->n++;
+    return CXChildVisit_Continue;
+}
+
 int rewrite_type_operands(rewriter_t *w, edits_t *fix)
 {
     type_operands_t t = {w, fix, 0};
     clang_visitChildren(clang_getTranslationUnitCursor(w->tu), wrap_type_operand, &t);
+    if (!t.n)
+        clang_visitChildren(clang_getTranslationUnitCursor(w->tu), pts_size_operand, &t);
     return t.n;
 }
 

@@ -220,12 +220,47 @@ int strict_of(rewriter_t *w, CXType t, size_t offset)
     return prelex_strict_at(w->prelex, offset);
 }
 
+/* A block size written with UPC in it (`shared [sizeof(shared void *)]`):
+ * the C of the enum constant __mupc_block_K that main.c appended for
+ * clang (its expression translated like any other), or NULL. */
+static char *translated_block(rewriter_t *w, const layout_t *l)
+{
+    char *want = xasprintf("__mupc_block_%u", LAYOUT_BASE + (unsigned)(l - w->prelex->layouts));
+    char *text = NULL;
+    kids_t top = children(clang_getTranslationUnitCursor(w->tu), 0);
+    for (int i = top.n; i-- > 0 && !text;) { /* appended last */
+        if (clang_getCursorKind(top.v[i]) != CXCursor_EnumDecl)
+            continue;
+        kids_t ks = children(top.v[i], 0);
+        for (int k = 0; k < ks.n && !text; k++) {
+            CXString name = clang_getCursorSpelling(ks.v[k]);
+            if (!strcmp(clang_getCString(name), want)) {
+                kids_t init = children(ks.v[k], 1);
+                if (init.n)
+                    text = gen(w, init.v[0]);
+                free(init.v);
+            }
+            clang_disposeString(name);
+        }
+        free(ks.v);
+    }
+    free(top.v);
+    free(want);
+    return text;
+}
+
 /* The block size of a shared type, as C text (elements; 0 = indefinite). */
 char *block_text(rewriter_t *w, CXType t, size_t offset)
 {
     const layout_t *l = layout_of(w, t);
     if (!l)
         return xstrdup("1");
+    char *c = l->block_c && l->kind == BLOCK_NUMBER ? translated_block(w, l) : NULL;
+    if (c) {
+        char *s = xasprintf("(%s)", c);
+        free(c);
+        return s;
+    }
     if (l->kind == BLOCK_INDEFINITE)
         return xstrdup("0");
     if (l->kind == BLOCK_STAR && !*l->block) {

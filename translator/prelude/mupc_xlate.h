@@ -39,6 +39,9 @@
 
 extern int mupc_threads, mupc_mythread;
 
+/* the size of a pointer-to-shared, as the runtime has it (mupc_ptr_t):
+ * sizeof of one is written sizeof(__mupc_pts_size_t) (rewrite_sizeof.c) */
+typedef struct { unsigned long long __mupc_addr; unsigned int __mupc_thread, __mupc_phase; } __mupc_pts_size_t;
 typedef __MUPC_SHARED struct __mupc_lock upc_lock_t;
 #include <upc_types.h> /* the runtime's own codes: see upc_types.h here */
 typedef uint64_t upc_handle_t;
