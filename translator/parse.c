@@ -128,6 +128,15 @@ void append_block_sizes(const prelex_t *p, char **text)
 static const char *upc_words(const char *msg)
 {
     static const struct { const char *clang, *upc; } map[] = {
+        {"arithmetic on a pointer to void is a GNU extension",
+         "arithmetic on a pointer to void, an incomplete type: C needs a pointer to a complete "
+         "object type (C99 §6.5.6, UPC 1.3 §6.4.2; UPC compilers refuse GNU C's extension); convert "
+         "it to a pointer to the data's type (char * for bytes) first"},
+        {"invalid application of 'sizeof' to a void type",
+         "sizeof applied to void, an incomplete type with no size (C99 §6.5.3.4; UPC compilers refuse "
+         "GNU C's extension)"},
+        {"invalid application of '__alignof' to a void type",
+         "_Alignof applied to void, which has no alignment (C11 §6.5.3.4)"},
         {"automatic variable qualified with an address space",
          "a shared automatic variable: shared objects must have static storage duration; declare it "
          "at file scope or static (UPC 1.3 §6.5.1.1)"},
@@ -161,7 +170,9 @@ CXTranslationUnit parse(CXIndex index, const char *name, const char *text, size_
      * twenty of them would otherwise stop clang before the rest */
     const char *args[] = {"-x", "c", "-std=gnu17", "-Wno-everything", "-ferror-limit=0",
                           /* seen by uses_undeclared, left to the C compiler otherwise */
-                          "-Wimplicit-function-declaration", "-Wno-error=implicit-function-declaration"};
+                          "-Wimplicit-function-declaration", "-Wno-error=implicit-function-declaration",
+                          /* sizeof(void) and arithmetic on void *: GNU C's, not C's nor UPC's */
+                          "-Werror=pointer-arith"};
     CXTranslationUnit tu = NULL;
     if (clang_parseTranslationUnit2(index, name, args, sizeof args / sizeof *args, &file, 1,
                                     CXTranslationUnit_None, &tu) !=
@@ -225,6 +236,18 @@ static unsigned quoted_space(const char *msg, int i)
     return a && end && a < end ? (unsigned)strtoul(a + 14, NULL, 10) : 0;
 }
 
+/* Whether the i-th (0 or 1) quoted type of msg points to shared void
+ * (`__attribute__((address_space(K))) void *`, maybe itself qualified). */
+static int quoted_void_pointer(const char *msg, int i)
+{
+    const char *q = msg;
+    for (int k = 0; k <= 2 * i; k++)
+        if (!(q = strchr(q, '\'')) || !*++q)
+            return 0;
+    const char *close = strstr(q, "))) ");
+    return close && !strncmp(q, "__attribute__((address_space(", 29) && !strncmp(close + 4, "void *", 6);
+}
+
 /* A conversion clang reported between two of our address spaces that
  * changes the block size: pointers-to-shared with different block sizes
  * point to incompatible types, and C's constraints on assignment want a
@@ -232,16 +255,40 @@ static unsigned quoted_space(const char *msg, int i)
  * it.  Conversions to or from shared void * are implicit in UPC; block
  * sizes that are not plain numbers are not compared.  Returns 1 when it
  * reported the error. */
-static int refuse_block_change(const prelex_t *p, const char *msg, const char *file, int line, int column)
+/* The address of a structure member, `&s[i].m` or `&p->m`: UPC 1.3
+ * §6.4.4 types it `shared [] T *`, clang with the structure's block size. */
+static int member_address(const char *src)
+{
+    while (*src == '(' || isspace((unsigned char)*src))
+        src++;
+    return *src == '&' && (strchr(src, '.') || strstr(src, "->"));
+}
+
+static int refuse_block_change(const prelex_t *p, const char *msg, const char *src, const char *file,
+                               int line, int column)
 {
     int dest_first = !strncmp(msg, "initializing", 12); /* see destination_type */
     const layout_t *a = prelex_layout(p, quoted_space(msg, dest_first)),
                    *b = prelex_layout(p, quoted_space(msg, !dest_first));
-    /* to shared [] T *: also how &s[i].member must be typed (UPC 1.3 §6.4.4),
-     * which clang types with the structure's block size */
-    if (!a || !b || strstr(msg, " void *'") || a->kind == BLOCK_STAR || b->kind == BLOCK_STAR ||
-        b->kind == BLOCK_INDEFINITE)
+    if (!a || !b || quoted_void_pointer(msg, 0) || quoted_void_pointer(msg, 1) || b->kind == BLOCK_STAR)
         return 0;
+    if (a->kind == BLOCK_STAR) { /* its size is set by its array's declaration, later */
+        fprintf(stderr, "%s:%d:%d: warning: implicit conversion from a pointer into a 'shared [*]' "
+                "array to a pointer-to-shared of block size %s: unless the array's block size is the "
+                "same, the pointed-to types are incompatible (UPC 1.3 §6.4.3); write a cast if it is "
+                "meant\n", file, line, column, b->kind == BLOCK_INDEFINITE ? "[] (indefinite)" : b->block);
+        return 0;
+    }
+    if (b->kind == BLOCK_INDEFINITE) {
+        /* to shared [] T *: allowed, as Berkeley UPC allows it, with a
+         * warning, but for a member's address (typed so by UPC) */
+        if (a->kind != BLOCK_INDEFINITE && !member_address(src))
+            fprintf(stderr, "%s:%d:%d: warning: implicit conversion from a pointer-to-shared of block "
+                    "size %s to an indefinite block size (shared []): the pointed-to types are "
+                    "incompatible (UPC 1.3 §6.4.3); write a cast if it is meant (the result has "
+                    "phase 0)\n", file, line, column, a->kind == BLOCK_NUMBER ? a->block : "[*]");
+        return 0;
+    }
     char *end_a, *end_b;
     long long na = a->kind == BLOCK_INDEFINITE ? 0 : strtoll(a->block, &end_a, 0);
     long long nb = b->kind == BLOCK_INDEFINITE ? 0 : strtoll(b->block, &end_b, 0);
@@ -366,14 +413,16 @@ int diagnose(CXTranslationUnit tu, char **text, size_t *len, const regions_t *r,
             const char *file = "<translation>";
             int line = 0, column = 0;
             regions_where(r, *text, at, &file, &line, &column);
-            errors += refuse_block_change(p, msg, file, line, column);
+            CXSourceRange range = clang_getDiagnosticRange(d, clang_getDiagnosticNumRanges(d) - 1);
+            size_t s = location_offset(clang_getRangeStart(range)), e = location_offset(clang_getRangeEnd(range));
+            char *src = xstrndup(*text + s, e > s ? e - s : 0);
+            errors += refuse_block_change(p, msg, src, file, line, column);
+            free(src);
             if (!strstr(dest, "address_space(") && strstr(msg, "address_space("))
                 fprintf(stderr, "%s:%d:%d: warning: implicit conversion from a pointer-to-shared to "
                         "a local pointer; write a cast, (T *)p, which is valid only when the data has "
                         "affinity to this thread or a castable one (UPC 1.3 §6.4.3)\n",
                         file, line, column);
-            CXSourceRange range = clang_getDiagnosticRange(d, clang_getDiagnosticNumRanges(d) - 1);
-            size_t s = location_offset(clang_getRangeStart(range)), e = location_offset(clang_getRangeEnd(range));
             edits_add(&fix, s, s, xasprintf("(%s)(", dest));
             edits_add(&fix, e, e, xstrdup(")"));
             free(dest);

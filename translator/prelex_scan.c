@@ -275,6 +275,14 @@ void qualifier_run(state_t *s, tok_t first)
     if (both)
         error_at(s, first.start, xstrdup("'strict' and 'relaxed' both qualify one type; give one of "
                                          "them (UPC 1.3 §6.5.1.1)"));
+    if (bracket && tok_is(x, peek(x), "void"))
+        error_at(s, first.start, xasprintf("a layout qualifier, [%s], on void: shared void has no "
+                                           "block size (UPC 1.3 §6.5.1.1); write 'shared void'",
+                                           block_text(kind, block)));
+    if (kind == BLOCK_STAR && s->typedef_from)
+        error_at(s, first.start, xstrdup("'shared [*]' in a typedef: [*] sizes the blocks of one array "
+                                         "declaration (UPC 1.3 §6.5.1.1); give the typedef a block "
+                                         "size, or write [*] in the array's declaration"));
     tok_t name = {TOK_END, 0, 0};
     const typedef_info_t *after = typedef_after(s, &name);
     const typedef_info_t *before = s->just_named ? &s->typedefs[s->just_named - 1] : NULL;

@@ -363,6 +363,14 @@ char *declaration_text(rewriter_t *w, CXCursor d, int file_scope)
 /* A function's parameters and result of pointer-to-shared type. */
 static void function_signature(rewriter_t *w, CXCursor f)
 {
+    CXType returned = clang_getCursorResultType(f);
+    if (is_shared(w, returned) && !is_pts(w, returned)) {
+        CXString name = clang_getCursorSpelling(f);
+        report(w, start_of(f), "function '%s' returns a shared-qualified type: a function's value is "
+               "not an object and cannot be shared (UPC 1.3 §6.5.1.1); return the private type, or a "
+               "pointer-to-shared", clang_getCString(name));
+        clang_disposeString(name);
+    }
     kids_t ks = children(f, 0);
     for (int i = 0; i < ks.n; i++) {
         if (clang_getCursorKind(ks.v[i]) != CXCursor_ParmDecl)

@@ -128,6 +128,41 @@ static char *implicit(rewriter_t *w, CXCursor c, CXCursor in)
     return splice(w, c);
 }
 
+/* The type of operand c before clang's implicit conversions (a relational
+ * operator converts `shared void *` to the other operand's type). */
+static CXType as_written(CXCursor c) { return clang_getCursorType(strip(c)); }
+
+/* A pointer to void or to an incomplete type (`struct foo` declared only). */
+static int incomplete_pointee(CXType p)
+{
+    CXType t = canon(clang_getPointeeType(canon(p)));
+    return t.kind == CXType_Void || clang_Type_getSizeOf(t) < 0;
+}
+
+static const char *without_cv(const char *spelled)
+{
+    for (;;) {
+        if (!strncmp(spelled, "const ", 6))
+            spelled += 6;
+        else if (!strncmp(spelled, "volatile ", 9))
+            spelled += 9;
+        else
+            return spelled;
+    }
+}
+
+/* Two pointers-to-shared point to the same type, qualifiers and layout
+ * aside (the layouts are compared apart). */
+static int same_pointee(rewriter_t *w, CXType a, CXType b)
+{
+    char *x = spell(w, canon(clang_getPointeeType(canon(a))));
+    char *y = spell(w, canon(clang_getPointeeType(canon(b))));
+    int same = !strcmp(without_cv(x), without_cv(y));
+    free(x);
+    free(y);
+    return same;
+}
+
 /* Whether pointers-to-shared l and r point to types with different block
  * sizes, both written as numbers (or indefinite); shared void * and the
  * address of a structure's member (typed with the structure's layout,
@@ -200,10 +235,16 @@ static char *binary(rewriter_t *w, CXCursor c)
                           "or both to shared void * for == and !=");
         } else if (op == CXBinaryOperator_EQ || op == CXBinaryOperator_NE) {
             s = xasprintf("(%s__mupc_equal(%s, %s))", op == CXBinaryOperator_NE ? "!" : "", a, b);
-        } else if (op >= CXBinaryOperator_LT && op <= CXBinaryOperator_GE &&
-                   canon(clang_getPointeeType(canon(lt))).kind == CXType_Void) {
-            report(w, at, "relational operators do not apply to shared void * (UPC 1.3 §6.4.2: the "
-                          "pointed-to type must be complete); cast both to a pointer to the data's type");
+        } else if (op >= CXBinaryOperator_LT && op <= CXBinaryOperator_GE && lp && rp &&
+                   (incomplete_pointee(as_written(l)) || incomplete_pointee(as_written(r)))) {
+            report(w, at, "relational operators do not apply to a pointer-to-shared to void or to an "
+                          "incomplete type (UPC 1.3 §6.4.2: the pointed-to type must be complete); cast "
+                          "both to a pointer to the data's type");
+        } else if (op >= CXBinaryOperator_LT && op <= CXBinaryOperator_GE && lp && rp &&
+                   !same_pointee(w, as_written(l), as_written(r))) {
+            report(w, at, "relational comparison of pointers-to-shared to different types: the "
+                          "pointed-to types must be compatible (UPC 1.3 §6.4.2, C99 §6.5.8); cast one "
+                          "of them");
         } else if (op >= CXBinaryOperator_LT && op <= CXBinaryOperator_GE) {
             static const char *rel[] = {"<", ">", "<=", ">="};
             CXType pointee = clang_getPointeeType(canon(lt));
