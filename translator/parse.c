@@ -111,15 +111,22 @@ char *preprocess(const options_t *o, size_t *len)
 
 /* Every numbered layout's block size, for clang to evaluate (checked in
  * rewrite_decl.c against UPC_MAX_BLOCK_SIZE); valid C, so it stays. */
-void append_block_sizes(const prelex_t *p, char **text)
+void append_block_sizes(prelex_t *p, char **text)
 {
     strbuf_t b;
     sb_init(&b);
     sb_puts(&b, *text);
-    for (size_t i = 1; i < p->nlayouts; i++)
-        if (p->layouts[i].kind == BLOCK_NUMBER)
-            sb_printf(&b, "enum { __mupc_block_%zu = (%s) };", LAYOUT_BASE + i,
-                      p->layouts[i].block_c ? p->layouts[i].block_c : p->layouts[i].block);
+    for (size_t i = 1; i < p->nlayouts; i++) {
+        const layout_t *l = &p->layouts[i];
+        if (l->kind != BLOCK_NUMBER)
+            continue;
+        sb_printf(&b, "enum { __mupc_block_%zu = (", LAYOUT_BASE + i);
+        /* a upc_*sizeof in the block size: its mark, at its place here */
+        p->sizeofs = xrealloc(p->sizeofs, (p->nsizeofs + l->nblock_sizeofs + 1) * sizeof *p->sizeofs);
+        for (size_t k = 0; k < l->nblock_sizeofs; k++)
+            p->sizeofs[p->nsizeofs++] = (marked_t){b.len + l->block_sizeofs[k].offset, l->block_sizeofs[k].value};
+        sb_printf(&b, "%s) };", l->block_c ? l->block_c : l->block);
+    }
     free(*text);
     *text = sb_take(&b);
 }

@@ -66,7 +66,8 @@ unsigned layout_index(prelex_t *p, block_kind_t kind, const char *block, access_
     }
     p->layouts = xrealloc(p->layouts, (p->nlayouts + 1) * sizeof *p->layouts);
     /* a [*] layout's block size is set by its array's declaration */
-    p->layouts[p->nlayouts] = (layout_t){kind, xstrdup(kind == BLOCK_NUMBER ? block : ""), NULL, access, offset};
+    p->layouts[p->nlayouts] = (layout_t){kind, xstrdup(kind == BLOCK_NUMBER ? block : ""), NULL, NULL, 0, access,
+                                         offset};
     return (unsigned)p->nlayouts++;
 }
 
@@ -223,6 +224,8 @@ static void type_operand(state_t *s, int only_shared)
         ;
     sb_puts(&s->out, "(*(__typeof__(");
     s->type_operand = ++s->parens;
+    if (s->parens < 256)
+        s->type_group[s->parens] = 1; /* `sizeof(int *shared)`: a qualifier before ')' */
 }
 
 /* `shared`, `strict` or `relaxed` used as an ordinary identifier, as C
@@ -323,8 +326,9 @@ static void punctuation(state_t *s, tok_t k);
  * inside `shared [...]`) through the pass, into a text of their own: UPC
  * in a block size (`shared [sizeof(shared void *)]`, a macro's
  * expansion) becomes C for clang too.  No declaration scan runs inside. */
-char *prelex_group(state_t *s, size_t end)
+char *prelex_group(state_t *s, size_t end, marked_t **sizeofs, size_t *nsizeofs)
 {
+    size_t marks = s->p->nsizeofs; /* those made inside are the group's */
     strbuf_t outer = s->out;
     size_t len = s->x.len;
     int nested = s->in_group;
@@ -344,6 +348,10 @@ char *prelex_group(state_t *s, size_t end)
     }
     s->x.len = len;
     s->in_group = nested;
+    *nsizeofs = s->p->nsizeofs - marks;
+    *sizeofs = xmalloc((*nsizeofs + 1) * sizeof **sizeofs);
+    memcpy(*sizeofs, s->p->sizeofs + marks, *nsizeofs * sizeof **sizeofs);
+    s->p->nsizeofs = marks;
     char *text = sb_take(&s->out);
     s->out = outer;
     return text;

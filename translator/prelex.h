@@ -33,6 +33,8 @@ typedef struct layout {
     char *block;     /* the block size expression (BLOCK_NUMBER), as written */
     char *block_c;   /* the same prelexed, for clang (`sizeof(shared void *)`
                       * in it), or NULL when it is the same text */
+    struct marked *block_sizeofs; /* its upc_*sizeof marks, offsets in block_c */
+    size_t nblock_sizeofs;
     access_t access; /* strict, relaxed, or as the pragma in effect says */
     size_t offset;   /* where it was written (for messages) */
 } layout_t;

@@ -90,7 +90,7 @@ void error_at(state_t *s, size_t offset, char *message);
 unsigned layout_index(prelex_t *p, block_kind_t kind, const char *block, access_t access,
                       size_t offset);
 size_t bracket_group(state_t *s, tok_t open, size_t *inner_start, size_t *inner_end);
-char *prelex_group(state_t *s, size_t end);
+char *prelex_group(state_t *s, size_t end, marked_t **sizeofs, size_t *nsizeofs);
 
 /* prelex_typedefs.c */
 void typedefs_init(state_t *s);

@@ -11,18 +11,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* s without its leading and trailing white space (s itself, shortened). */
-static char *trimmed_in_place(char *s)
-{
-    size_t n = strlen(s), i = 0;
-    while (n > 0 && isspace((unsigned char)s[n - 1]))
-        s[--n] = 0;
-    while (isspace((unsigned char)s[i]))
-        i++;
-    memmove(s, s + i, n - i + 1);
-    return s;
-}
-
 char *trimmed(const char *text, size_t start, size_t end)
 {
     while (start < end && isspace((unsigned char)text[start]))
@@ -232,6 +220,8 @@ void qualifier_run(state_t *s, tok_t first)
     int both = 0;
     block_kind_t kind = BLOCK_NUMBER;
     char *block = xstrdup("1"), *block_c = NULL;
+    marked_t *block_marks = NULL; /* upc_*sizeof in the block size */
+    size_t nblock_marks = 0;
     int shared = 0;
     size_t newlines_from = first.start;
     tok_t k = first;
@@ -253,7 +243,8 @@ void qualifier_run(state_t *s, tok_t first)
                 char *given = trimmed(x->text, a, b);
                 *x = at; /* again through the pass, for clang: */
                 free(block_c);
-                block_c = prelex_group(s, b);
+                free(block_marks);
+                block_c = prelex_group(s, b, &block_marks, &nblock_marks);
                 lex(x); /* the ']' */
                 if (bracket && strcmp(given, block) != 0)
                     error_at(s, n.start, xasprintf("two layout qualifiers, [%s] and [%s], on one type: "
@@ -297,8 +288,11 @@ void qualifier_run(state_t *s, tok_t first)
     } else {
         layout = (int)layout_index(s->p, kind, block, access, s->out.len);
         layout_t *l = &s->p->layouts[layout];
-        if (block_c && !l->block_c && strcmp(trimmed_in_place(block_c), block) != 0)
-            l->block_c = xstrdup(block_c);
+        if (block_c && !l->block_c && (strcmp(block_c, block) != 0 || nblock_marks)) {
+            l->block_c = block_c, block_c = NULL;
+            l->block_sizeofs = block_marks, block_marks = NULL;
+            l->nblock_sizeofs = nblock_marks;
+        }
     }
     if (layout >= 0)
         sb_printf(&s->out, " __attribute__((address_space(%u))) ", LAYOUT_BASE + (unsigned)layout);
@@ -311,4 +305,5 @@ void qualifier_run(state_t *s, tok_t first)
         scan_threads_dims(s);
     free(block);
     free(block_c);
+    free(block_marks);
 }

@@ -92,7 +92,11 @@ char *descriptor_name(CXCursor decl)
     CXString name = clang_getCursorSpelling(decl);
     int local = clang_getCursorKind(clang_getCursorSemanticParent(decl)) == CXCursor_FunctionDecl &&
                 clang_Cursor_getStorageClass(decl) != CX_SC_Extern; /* a block-scope extern is the global */
-    char *s = local ? xasprintf("%s__mupc_%zu", clang_getCString(name), start_of(decl))
+    /* numbered by where its name is: each declarator of `static shared
+     * double a, b;` has its own place, and every reference finds the same
+     * one (the extent's start differs between the declaration and a
+     * reference's view of it) */
+    char *s = local ? xasprintf("%s__mupc_%zu", clang_getCString(name), offset_of(clang_getCursorLocation(decl)))
                     : xasprintf("%s__mupc", clang_getCString(name));
     clang_disposeString(name);
     return s;

@@ -249,6 +249,11 @@ static char *type_name_size(rewriter_t *w, CXCursor c, CXCursor operand, const c
         /* `shared int [8][4*THREADS]` written with THREADS = 1 (prelex.c):
          * c elements per THREADS, ceil(c / B) blocks on every thread
          * whatever THREADS is, as for an object (local_size) */
+        layout_t *l = layout_of(w, t);
+        if (l && l->kind == BLOCK_STAR && !*l->block) { /* `shared [*] int [2*THREADS]`: the */
+            free(l->block);                             /* elements per THREADS (§6.5.1.1) */
+            l->block = leaf_count(t, 0);
+        }
         char *leaf = spell(w, leaf_type(t)), *block = block_text(w, t, at), *n = leaf_count(t, 0), *s;
         if (!strcmp(block, "0"))
             report(w, at, "upc_localsizeof of a type name with THREADS in a dimension and an "

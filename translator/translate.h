@@ -40,7 +40,7 @@ typedef struct options {
 
 /* parse.c */
 char *preprocess(const options_t *o, size_t *len);
-void append_block_sizes(const prelex_t *p, char **text);
+void append_block_sizes(prelex_t *p, char **text);
 CXTranslationUnit parse(CXIndex index, const char *name, const char *text, size_t len);
 int uses_undeclared(CXTranslationUnit tu, int *assert_used);
 void apply_fix(edits_t *fix, char **text, size_t *len, prelex_t *p);
