@@ -476,6 +476,7 @@ static char *library_null_arguments(rewriter_t *w, CXCursor c)
         {"upc_free", 1}, {"upc_all_free", 1}, {"upc_lock_free", 1}, {"upc_all_lock_free", 1},
         {"upc_lock", 1}, {"upc_lock_attempt", 1}, {"upc_unlock", 1}, {"upc_memcpy", 3},
         {"upc_memget", 2}, {"upc_memput", 1}, {"upc_memset", 1}, {"upc_all_atomicdomain_free", 1},
+        {"upc_atomic_relaxed", 1 | 8}, {"upc_atomic_strict", 1 | 8}, /* the domain and the target */
         {"upc_castable", 1}, {"upc_cast", 1},
         /* <upc_io.h>: the shared buffer is the second argument */
         {"upc_all_fread_shared", 2}, {"upc_all_fwrite_shared", 2}, {"upc_all_fread_shared_async", 2},
