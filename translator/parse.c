@@ -144,6 +144,10 @@ static const char *upc_words(const char *msg)
          "GNU C's extension)"},
         {"invalid application of '__alignof' to a void type",
          "_Alignof applied to void, which has no alignment (C11 §6.5.3.4)"},
+        {"variable length array declaration not allowed at file scope",
+         "a private array whose size is not a constant at file scope: THREADS is not a constant in "
+         "the dynamic THREADS environment, and only a shared array may have it in a dimension (UPC "
+         "1.3 §6.5.2.1); compile with -T N, or allocate the array at run time"},
         {"automatic variable qualified with an address space",
          "a shared automatic variable: shared objects must have static storage duration; declare it "
          "at file scope or static (UPC 1.3 §6.5.1.1)"},

@@ -52,6 +52,7 @@ void scan_threads_dims(state_t *s)
     lexer_t x = s->x;
     int parens = 0, braces = 0, dim = -1, in_dim = 0, after_init = 0, after_paren = 0;
     int threads_seen = 0; /* THREADS already found in this declarator */
+    int pointer = 0;      /* this declarator declares pointers (`T *name[THREADS]`): private */
     int attribute = 0, attribute_group = 0; /* __attribute__((...)) is no declarator */
     char *name = NULL;
     tok_t k;
@@ -77,7 +78,14 @@ void scan_threads_dims(state_t *s)
         if (tok_is(&x, k, "}")) braces--;
         if (parens || braces)
             continue;
-        if (tok_is(&x, k, ",")) { dim = -1; after_init = 0; threads_seen = 0; free(name); name = NULL; continue; }
+        if (tok_is(&x, k, ",")) {
+            dim = -1; after_init = 0; threads_seen = 0; pointer = 0; free(name); name = NULL;
+            continue;
+        }
+        if (tok_is(&x, k, "*") && !in_dim && dim < 0)
+            pointer = 1;
+        if (tok_is(&x, k, "shared") && !in_dim && dim < 0)
+            pointer = 0; /* `T *shared name[THREADS]`: shared pointers */
         if (tok_is(&x, k, "=")) after_init = 1;
         if (after_init)
             continue;
@@ -88,7 +96,7 @@ void scan_threads_dims(state_t *s)
         if (!in_dim && dim < 0 && !starts_type_name(&x, k)) { /* not in a type name's `int [4*THREADS]` */
             free(name);
             name = xstrndup(x.text + k.start, k.end - k.start);
-        } else if (in_dim && tok_is(&x, k, "mupc_threads") && name) {
+        } else if (in_dim && tok_is(&x, k, "mupc_threads") && name && !pointer) {
             if (!threads_multiplied(&x, k))
                 error_at(s, k.start, xasprintf("THREADS in a dimension of '%s' must stand alone or be "
                                                "multiplied by an integer constant (UPC 1.3 §6.5.2.1)",
