@@ -70,18 +70,10 @@ static long longest_list(const char *values, int depth)
     return most;
 }
 
-/* The parsed length of dimension `dim` of array variable d. */
-static long long row_length(CXCursor d, int dim)
-{
-    CXType a = canon(clang_getCursorType(d));
-    for (int k = 0; k < dim && is_array(a); k++)
-        a = canon(clang_getArrayElementType(a));
-    return is_array(a) ? clang_getArraySize(a) : 0;
-}
-
 /* The initializer of a shared array: its values in a private table of the
- * parsed shape (a THREADS dimension counted once; outermost, it takes as
- * many rows as the list has), each element written by the thread it has
+ * parsed shape (a THREADS dimension counted once, or as long as its
+ * longest list; outermost, it takes as many rows as the list has), each
+ * element written by the thread it has
  * affinity to, at its place in the run-time shape (that dimension times
  * THREADS); C lays out both row-major.  A list longer than the run-time
  * array (more THREADS assumed than the job has) is a run-time error. */
@@ -91,18 +83,20 @@ static char *array_initializer_text(rewriter_t *w, CXCursor d, const char *desc,
     CXString name_s = clang_getCursorSpelling(d);
     const char *name = clang_getCString(name_s);
     int threads_dim = prelex_threads_dim(w->prelex, name);
-    if (threads_dim > 0 && longest_list(values, threads_dim + 1) > row_length(d, threads_dim))
-        report(w, start_of(d), "the initializer of '%s' gives more values in its THREADS dimension than "
-               "one thread's share: not supported in the dynamic THREADS environment; compile with "
-               "-T N or assign those elements in main", name);
+    /* an inner THREADS dimension whose lists hold more values than one
+     * THREADS' worth (`[4*THREADS] = {{1, 2, 3, 4, 5}}`): the table's
+     * dimension is the longest list, and each value lands at its place
+     * for the job's THREADS (one past the array stops the job) */
+    long long listed = threads_dim > 0 ? longest_list(values, threads_dim + 1) : 0;
     strbuf_t dims = {0}, parsed = {0}, shape = {0};
     int rank = 0;
     for (CXType a = canon(clang_getCursorType(d)); is_array(a); a = canon(clang_getArrayElementType(a))) {
         long long n = clang_getArraySize(a) > 0 ? clang_getArraySize(a) : 1;
+        long long table = rank == threads_dim && listed > n ? listed : n;
         if (rank == 0 && threads_dim == 0)
             sb_printf(&dims, "[]"), sb_printf(&parsed, "sizeof v / sizeof v[0]");
         else
-            sb_printf(&dims, "[%lld]", n), sb_printf(&parsed, "%s%lld", rank ? ", " : "", n);
+            sb_printf(&dims, "[%lld]", table), sb_printf(&parsed, "%s%lld", rank ? ", " : "", table);
         sb_printf(&shape, "%s%lld%s", rank ? ", " : "", n, rank == threads_dim ? " * (size_t)mupc_threads" : "");
         rank++;
     }

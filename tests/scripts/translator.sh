@@ -64,6 +64,37 @@ for src in "$dir"/errors/*.upc; do
     done
 done
 
+# An initializer whose inner THREADS dimension lists more values than one
+# THREADS' worth (Berkeley's upcr-tests foo_bar): each value lands at its
+# place when the job has threads enough; with one thread the job stops
+# naming the array.
+cat > "$tmp/longrow.upc" <<'UPC'
+#include <upc.h>
+#include <stdio.h>
+shared [3] double messy[4][2 * THREADS] = {{1, 2, 3}, {4}, {5, 6, 7, 8}};
+int main(void)
+{
+    int bad = 0;
+    double want[3][4] = {{1, 2, 3, 0}, {4, 0, 0, 0}, {5, 6, 7, 8}};
+    for (int i = 0; i < 3; i++)
+        for (int j = 0; j < 4 && j < 2 * THREADS; j++)
+            bad += messy[i][j] != want[i][j];
+    upc_barrier;
+    if (MYTHREAD == 0)
+        printf(bad ? "longrow: wrong values\n" : "longrow: right\n");
+    return bad != 0;
+}
+UPC
+build longrow
+for n in 2 3; do
+    run "$n" 60 "$tmp/longrow"
+    if [ "$rc" -eq 0 ] && grep -q "^longrow: right$" "$out"; then ok "a long initializer row at $n threads"
+    else fail "a long initializer row at $n threads (status $rc)"; fi
+done
+run 1 60 "$tmp/longrow"
+expect_failure "a long initializer row with one thread ends the job"
+expect_output "  naming the array" "initializer of shared array 'messy' has more elements than it holds with THREADS = 1"
+
 # A UPC program's runtime error points at its own source line (#line).
 cat > "$tmp/named.upc" <<'UPC'
 #include <upc.h>
