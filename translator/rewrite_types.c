@@ -183,7 +183,19 @@ char *spell_decl(rewriter_t *w, CXType t, const char *inner)
     return s;
 }
 
-char *spell(rewriter_t *w, CXType t) { return spell_decl(w, t, ""); }
+/* A type as a C type name that also declares when a name follows it: a
+ * pointer to a function or to an array is written `int (*)(int)`, where
+ * `T __mupc_v1;` would not declare, so it is wrapped as
+ * `__typeof__(int (*)(int))`. */
+char *spell(rewriter_t *w, CXType t)
+{
+    char *s = spell_decl(w, t, "");
+    if (!strpbrk(s, "(["))
+        return s;
+    char *wrapped = xasprintf("__typeof__(%s)", s);
+    free(s);
+    return wrapped;
+}
 
 /* mupc_get_<suffix> / mupc_put_<suffix> for a scalar type, NULL otherwise. */
 const char *access_suffix(rewriter_t *w, CXType t)

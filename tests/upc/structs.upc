@@ -21,6 +21,11 @@ typedef struct { int a; double b; } pair_t;
 typedef struct { int id; int v[3]; char tag; } rec_t;
 typedef struct { double m[2][3]; } grid_t;
 typedef struct { shared int *p[2]; } ptrs_t;
+/* a member that is a pointer to a function, in a nested structure, read
+ * through a pointer-to-shared (Berkeley bug 2867) */
+typedef struct { int (*func)(int, int); } fn_t;
+typedef struct { fn_t s; } outer_t;
+static int add(int x, int y) { return x + y; }
 
 shared pair_t ps[THREADS];
 shared pair_t cp[THREADS];
@@ -29,6 +34,7 @@ shared grid_t grids[THREADS];
 shared ptrs_t holders[THREADS];
 shared int targets[2 * THREADS];
 shared int errs[THREADS];
+shared outer_t fns[THREADS];
 
 int main(void)
 {
@@ -111,6 +117,16 @@ int main(void)
         int src = (i + 1) % THREADS;
         CHECK(cp[i].a == src && cp[i].b == 100.0 + i, "struct copied between shared elements");
         CHECK(ps[i].a == i + 5, "ps[i].a += 5");
+    }
+
+    fns[MYTHREAD].s.func = add; /* an address in this process only */
+    upc_barrier;
+    {
+        shared outer_t *mine = &fns[MYTHREAD], *next = &fns[(MYTHREAD + 1) % THREADS];
+        shared [] fn_t *inner = &next->s;
+        CHECK(mine->s.func == add && mine->s.func(2, 3) == 5,
+              "a function pointer member read through a pointer-to-shared");
+        CHECK(inner->func == next->s.func, "the same member read through its own pointer");
     }
 
     errs[MYTHREAD] = errors;
