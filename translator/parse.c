@@ -248,15 +248,26 @@ static unsigned quoted_space(const char *msg, int i)
 }
 
 /* Whether the i-th (0 or 1) quoted type of msg points to shared void
- * (`__attribute__((address_space(K))) void *`, maybe itself qualified). */
+ * (`__attribute__((address_space(K))) void *`, maybe const or volatile,
+ * which clang writes first, and maybe itself qualified). */
 static int quoted_void_pointer(const char *msg, int i)
 {
     const char *q = msg;
     for (int k = 0; k <= 2 * i; k++)
         if (!(q = strchr(q, '\'')) || !*++q)
             return 0;
-    const char *close = strstr(q, "))) ");
-    return close && !strncmp(q, "__attribute__((address_space(", 29) && !strncmp(close + 4, "void *", 6);
+    int shared = 0;
+    for (;;) {
+        const char *close;
+        if (!strncmp(q, "const ", 6))
+            q += 6;
+        else if (!strncmp(q, "volatile ", 9))
+            q += 9;
+        else if (!strncmp(q, "__attribute__((address_space(", 29) && (close = strstr(q, "))) ")))
+            q = close + 4, shared = 1;
+        else
+            return shared && !strncmp(q, "void *", 6);
+    }
 }
 
 /* A conversion clang reported between two of our address spaces that

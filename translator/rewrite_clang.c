@@ -44,22 +44,39 @@ char *source(rewriter_t *w, CXCursor c)
     return xstrndup(w->text + s, e > s ? e - s : 0);
 }
 
+static void diagnostic(rewriter_t *w, size_t offset, const char *what, const char *fmt, va_list ap)
+{
+    const char *file = "<translation>";
+    int line = 0, column = 0;
+    regions_where(w->regions, w->text, offset, &file, &line, &column);
+    fprintf(stderr, "%s:%d:%d: %s: ", file, line, column, what);
+    vfprintf(stderr, fmt, ap);
+    fputc('\n', stderr);
+}
+
 void report(rewriter_t *w, size_t offset, const char *fmt, ...)
 {
     static size_t last = (size_t)-1; /* an expression translated twice reports once */
     if (offset == last)
         return;
     last = offset;
-    const char *file = "<translation>";
-    int line = 0, column = 0;
-    regions_where(w->regions, w->text, offset, &file, &line, &column);
-    fprintf(stderr, "%s:%d:%d: error: ", file, line, column);
     va_list ap;
     va_start(ap, fmt);
-    vfprintf(stderr, fmt, ap);
+    diagnostic(w, offset, "error", fmt, ap);
     va_end(ap);
-    fputc('\n', stderr);
     w->errors++;
+}
+
+void warn(rewriter_t *w, size_t offset, const char *fmt, ...)
+{
+    static size_t last = (size_t)-1;
+    if (offset == last)
+        return;
+    last = offset;
+    va_list ap;
+    va_start(ap, fmt);
+    diagnostic(w, offset, "warning", fmt, ap);
+    va_end(ap);
 }
 
 int translated(rewriter_t *w, CXCursor c)

@@ -275,10 +275,12 @@ char *shared_object_text(rewriter_t *w, CXCursor d)
                        "(%llu) (UPC 1.3 §6.5.1.1); give a block size or make the array smaller",
                        name, b, UPC_MAX_BLOCK);
         }
-        char *leaf = spell(w, leaf_type(t));
+        int in_function = clang_getCursorKind(clang_getCursorSemanticParent(d)) == CXCursor_FunctionDecl;
+        /* a static in a function has its descriptor at file scope, where
+         * the function's own typedefs are not seen: its canonical type */
+        char *leaf = spell(w, in_function ? canon(leaf_type(t)) : leaf_type(t));
         char *block = block_text(w, t, at);
-        int is_static = clang_Cursor_getStorageClass(d) == CX_SC_Static ||
-                        clang_getCursorKind(clang_getCursorSemanticParent(d)) == CXCursor_FunctionDecl;
+        int is_static = clang_Cursor_getStorageClass(d) == CX_SC_Static || in_function;
         char *init = initializer_text(w, d, desc, leaf, block);
         char *call = *init ? xasprintf(" mupc_static_init(%s_init);", desc) : xstrdup("");
         /* a tentative definition (no initializer) in a header that several
@@ -319,6 +321,8 @@ char *declaration_text(rewriter_t *w, CXCursor d, int file_scope)
     clang_disposeString(name);
     CXCursor init = initializer(d);
     char *init_s = clang_Cursor_isNull(init) ? xstrdup("") : gen(w, init);
+    if (!clang_Cursor_isNull(init))
+        check_member_address(w, t, init);
     char *s;
     if (!file_scope && *init_s && contains_pts(w, t) && clang_Cursor_getStorageClass(d) == CX_SC_Static) {
         /* a static in a function: set once, the first time through (the

@@ -266,6 +266,8 @@ static char *binary(rewriter_t *w, CXCursor c)
             free(block);
             free(count);
         } else if (op == CXBinaryOperator_Assign || op == CXBinaryOperator_Comma) {
+            if (op == CXBinaryOperator_Assign)
+                check_member_address(w, lt, r);
             s = NULL; /* plain C on mupc_ptr_t values */
         } else {
             report(w, at, "this operator does not apply to a pointer-to-shared");

@@ -28,6 +28,9 @@ size_t start_of(CXCursor c);
 char *source(rewriter_t *w, CXCursor c);
 void report(rewriter_t *w, size_t offset, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
+/* The same, a warning: the translation goes on. */
+void warn(rewriter_t *w, size_t offset, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
 int translated(rewriter_t *w, CXCursor c);
 kids_t children(CXCursor c, int exprs_only);
 
@@ -59,6 +62,7 @@ int root_threads_dim(rewriter_t *w, CXCursor c, int *depth);
 char *leaf_count(CXType t, int threads_dim_below);
 int member_lvalue(rewriter_t *w, CXCursor x);
 int member_derived(rewriter_t *w, CXCursor c);
+void check_member_address(rewriter_t *w, CXType to, CXCursor from);
 int threads_rows(rewriter_t *w, CXCursor p);
 char *ptr_add_in(rewriter_t *w, CXType ptype, const char *p, const char *n, int negate,
                  size_t offset, int threads_scaled, int in_struct);

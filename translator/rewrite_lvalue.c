@@ -233,6 +233,24 @@ int member_derived(rewriter_t *w, CXCursor c)
     return r;
 }
 
+/* The address of a member of a shared structure (`&s->next`) stored in a
+ * pointer-to-shared of a definite block size: UPC 1.3 §6.4.4 gives it
+ * the type shared [] T *, incompatible with shared [B] T * (clang types
+ * it with the structure's block size and sees nothing); a warning, as
+ * other UPC compilers give, and the value is stored as it is. */
+void check_member_address(rewriter_t *w, CXType to, CXCursor from)
+{
+    if (!is_pts(w, to) || !member_derived(w, from) || is_array(clang_getCursorType(strip(from))))
+        return;
+    CXType pointee = clang_getPointeeType(canon(to));
+    const layout_t *l = layout_of(w, pointee);
+    if (canon(pointee).kind == CXType_Void || !l || l->kind == BLOCK_INDEFINITE)
+        return;
+    warn(w, start_of(from), "the address of a member of a shared structure is a 'shared []' pointer "
+         "(UPC 1.3 §6.4.4), here converted to block size %s: write 'shared []' in the pointer's type, "
+         "or a cast", l->kind == BLOCK_STAR ? "[*]" : l->block);
+}
+
 /* p + n for a pointer-to-shared p of type ptype. */
 /* Whether pointer p points to rows with THREADS in their length: a
  * file-scope array `shared int a[2][10*THREADS]` decayed (a + 1), or a
