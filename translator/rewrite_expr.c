@@ -77,6 +77,28 @@ static char *local_copy_access(rewriter_t *w, CXCursor c)
     return own ? own : versioned_access(w, c);
 }
 
+/* `va_arg(ap, T)` (clang's __builtin_va_arg, an unexposed expression with
+ * one child, ap, that is no conversion of it): T spelled for C, a
+ * pointer-to-shared as mupc_ptr_t, as the caller passed it. */
+static int va_arg_expression(rewriter_t *w, CXCursor c)
+{
+    static const char word[] = "__builtin_va_arg";
+    size_t s = start_of(c);
+    return s + sizeof word - 1 <= w->len && !strncmp(w->text + s, word, sizeof word - 1);
+}
+
+static char *va_arg_text(rewriter_t *w, CXCursor c)
+{
+    kids_t ks = children(c, 1);
+    char *ap = ks.n ? gen(w, ks.v[0]) : xstrdup("");
+    char *t = spell(w, clang_getCursorType(c));
+    char *s = xasprintf("__builtin_va_arg(%s, %s)", ap, t);
+    free(ks.v);
+    free(ap);
+    free(t);
+    return s;
+}
+
 /* Implicit conversions: reads of shared lvalues, array decay, null
  * pointers, pointers-to-shared as truth values. */
 static char *implicit(rewriter_t *w, CXCursor c, CXCursor in)
@@ -552,6 +574,8 @@ char *gen(rewriter_t *w, CXCursor c)
     CXCursor in;
     switch (clang_getCursorKind(c)) {
     case CXCursor_UnexposedExpr:
+        if (va_arg_expression(w, c))
+            return va_arg_text(w, c);
         if (is_wrapper(c, &in))
             return implicit(w, c, in);
         break;
