@@ -217,52 +217,61 @@ static void retype_typedef_name(state_t *s, const typedef_info_t *t, const tok_t
     free(tail);
 }
 
-/* A run of strict / relaxed / shared [layout] starting at token first:
- * written as the address space of its layout, merged with the layout of a
- * typedef of a shared type it qualifies again.  A qualifier is never
- * dropped: it is written, merged, or refused with a message. */
-void qualifier_run(state_t *s, tok_t first)
+/* A run of qualifiers as written: strict / relaxed / shared [B]. */
+typedef struct run {
+    access_t access;
+    int both;             /* strict and relaxed both */
+    int shared;           /* `shared` in it */
+    int bracket;          /* a layout qualifier [B] was written */
+    block_kind_t kind;
+    char *block;          /* as written, trimmed */
+    char *block_c;        /* through the pass (prelex_group), or NULL */
+    marked_t *block_marks; /* upc_*sizeof in the block size */
+    size_t nblock_marks;
+} run_t;
+
+/* `[B]` after `shared`, the lexer at its '[' token n. */
+static void layout_qualifier(state_t *s, tok_t n, run_t *r)
 {
     lexer_t *x = &s->x;
-    access_t access = ACCESS_DEFAULT;
-    int both = 0;
-    block_kind_t kind = BLOCK_NUMBER;
-    char *block = xstrdup("1"), *block_c = NULL;
-    marked_t *block_marks = NULL; /* upc_*sizeof in the block size */
-    size_t nblock_marks = 0;
-    int shared = 0;
-    size_t newlines_from = first.start;
+    while (lex(x).kind == TOK_SPACE)
+        ;
+    size_t a, b;
+    lexer_t at = *x;
+    bracket_group(s, n, &a, &b);
+    char *given = trimmed(x->text, a, b);
+    *x = at; /* again through the pass, for clang: */
+    free(r->block_c);
+    free(r->block_marks);
+    char *c = prelex_group(s, b, &r->block_marks, &r->nblock_marks);
+    r->block_c = trimmed(c, 0, strlen(c));
+    free(c);
+    lex(x); /* the ']' */
+    if (r->bracket && strcmp(given, r->block) != 0)
+        error_at(s, n.start, xasprintf("two layout qualifiers, [%s] and [%s], on one type: a shared "
+                                       "type has one block size (UPC 1.3 §6.5.1.1)", r->block, given));
+    r->bracket = 1;
+    free(r->block);
+    r->block = given;
+    r->kind = !*given ? BLOCK_INDEFINITE : !strcmp(given, "*") ? BLOCK_STAR : BLOCK_NUMBER;
+}
+
+/* Read the run starting at token first; the lexer ends past it. */
+static void read_run(state_t *s, tok_t first, run_t *r)
+{
+    lexer_t *x = &s->x;
+    *r = (run_t){.access = ACCESS_DEFAULT, .kind = BLOCK_NUMBER, .block = xstrdup("1")};
     tok_t k = first;
-    int bracket = 0; /* a layout qualifier [B] was written */
     for (;;) {
         if (tok_is(x, k, "strict"))
-            both |= access == ACCESS_RELAXED, access = ACCESS_STRICT;
+            r->both |= r->access == ACCESS_RELAXED, r->access = ACCESS_STRICT;
         else if (tok_is(x, k, "relaxed"))
-            both |= access == ACCESS_STRICT, access = ACCESS_RELAXED;
+            r->both |= r->access == ACCESS_STRICT, r->access = ACCESS_RELAXED;
         else if (tok_is(x, k, "shared")) {
-            shared = 1;
+            r->shared = 1;
             tok_t n = peek(x);
-            if (tok_is(x, n, "[")) {
-                while (lex(x).kind == TOK_SPACE)
-                    ;
-                size_t a, b;
-                lexer_t at = *x;
-                bracket_group(s, n, &a, &b);
-                char *given = trimmed(x->text, a, b);
-                *x = at; /* again through the pass, for clang: */
-                free(block_c);
-                free(block_marks);
-                block_c = prelex_group(s, b, &block_marks, &nblock_marks);
-                lex(x); /* the ']' */
-                if (bracket && strcmp(given, block) != 0)
-                    error_at(s, n.start, xasprintf("two layout qualifiers, [%s] and [%s], on one type: "
-                                                   "a shared type has one block size (UPC 1.3 §6.5.1.1)",
-                                                   block, given));
-                bracket = 1;
-                free(block);
-                block = given;
-                kind = !*block ? BLOCK_INDEFINITE : !strcmp(block, "*") ? BLOCK_STAR : BLOCK_NUMBER;
-            }
+            if (tok_is(x, n, "["))
+                layout_qualifier(s, n, r);
         }
         tok_t n = peek(x);
         if (!(tok_is(x, n, "strict") || tok_is(x, n, "relaxed") || tok_is(x, n, "shared")))
@@ -270,38 +279,61 @@ void qualifier_run(state_t *s, tok_t first)
         while ((k = lex(x)).kind == TOK_SPACE)
             ;
     }
-    add_newlines(&s->out, x->text, newlines_from, x->pos);
-    if (both)
+    add_newlines(&s->out, x->text, first.start, x->pos);
+}
+
+/* What the run may not say: both strictnesses, a layout on void, [*] in
+ * a typedef. */
+static void check_run(state_t *s, tok_t first, const run_t *r)
+{
+    if (r->both)
         error_at(s, first.start, xstrdup("'strict' and 'relaxed' both qualify one type; give one of "
                                          "them (UPC 1.3 §6.5.1.1)"));
-    if (bracket && tok_is(x, peek(x), "void"))
+    if (r->bracket && tok_is(&s->x, peek(&s->x), "void"))
         error_at(s, first.start, xasprintf("a layout qualifier, [%s], on void: shared void has no "
                                            "block size (UPC 1.3 §6.5.1.1); write 'shared void'",
-                                           block_text(kind, block)));
-    if (kind == BLOCK_STAR && s->typedef_from)
+                                           block_text(r->kind, r->block)));
+    if (r->kind == BLOCK_STAR && s->typedef_from)
         error_at(s, first.start, xstrdup("'shared [*]' in a typedef: [*] sizes the blocks of one array "
                                          "declaration (UPC 1.3 §6.5.1.1); give the typedef a block "
                                          "size, or write [*] in the array's declaration"));
+}
+
+/* The layout of a run that qualifies no typedef of a shared type; a block
+ * size with UPC in it keeps its prelexed text for clang. */
+static int own_layout(state_t *s, run_t *r)
+{
+    int layout = (int)layout_index(s->p, r->kind, r->block, r->access, s->out.len);
+    layout_t *l = &s->p->layouts[layout];
+    if (r->block_c && !l->block_c && (strcmp(r->block_c, r->block) != 0 || r->nblock_marks)) {
+        l->block_c = r->block_c, r->block_c = NULL;
+        l->block_sizeofs = r->block_marks, r->block_marks = NULL;
+        l->nblock_sizeofs = r->nblock_marks;
+    }
+    return layout;
+}
+
+/* A run of strict / relaxed / shared [layout] starting at token first:
+ * written as the address space of its layout, merged with the layout of a
+ * typedef of a shared type it qualifies again.  A qualifier is never
+ * dropped: it is written, merged, or refused with a message. */
+void qualifier_run(state_t *s, tok_t first)
+{
+    run_t r;
+    read_run(s, first, &r);
+    check_run(s, first, &r);
     tok_t name = {TOK_END, 0, 0};
     const typedef_info_t *after = typedef_after(s, &name);
     const typedef_info_t *before = s->just_named ? &s->typedefs[s->just_named - 1] : NULL;
     const typedef_info_t *on = after ? after : before; /* `shared T` or `T shared` */
-    int layout;
-    if (on) {
-        layout = (int)merged_layout(s, on, bracket, kind, block, access, first.start);
-    } else if (!shared) {
+    int layout = -1;
+    if (on)
+        layout = (int)merged_layout(s, on, r.bracket, r.kind, r.block, r.access, first.start);
+    else if (!r.shared)
         error_at(s, first.start, xasprintf("'%s' qualifies only shared types; add 'shared'",
-                                           access_word(access)));
-        layout = -1;
-    } else {
-        layout = (int)layout_index(s->p, kind, block, access, s->out.len);
-        layout_t *l = &s->p->layouts[layout];
-        if (block_c && !l->block_c && (strcmp(block_c, block) != 0 || nblock_marks)) {
-            l->block_c = block_c, block_c = NULL;
-            l->block_sizeofs = block_marks, block_marks = NULL;
-            l->nblock_sizeofs = nblock_marks;
-        }
-    }
+                                           access_word(r.access)));
+    else
+        layout = own_layout(s, &r);
     if (layout >= 0)
         sb_printf(&s->out, " __attribute__((address_space(%u))) ", LAYOUT_BASE + (unsigned)layout);
     run_given(s, first.start, layout);
@@ -311,7 +343,7 @@ void qualifier_run(state_t *s, tok_t first)
     if ((s->depth == 0 || s->in_extern) && !s->p->static_threads && s->x.pos >= s->scanned_to &&
         !s->in_group)
         scan_threads_dims(s);
-    free(block);
-    free(block_c);
-    free(block_marks);
+    free(r.block);
+    free(r.block_c);
+    free(r.block_marks);
 }
