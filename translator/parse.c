@@ -223,40 +223,57 @@ int uses_undeclared(CXTranslationUnit tu, int *assert_used)
     return found;
 }
 
-/* The destination type quoted in an address-space diagnostic. */
-static char *destination_type(const char *msg)
-{
-    const char *q1 = strchr(msg, '\''), *q2 = q1 ? strchr(q1 + 1, '\'') : NULL;
-    const char *q3 = q2 ? strchr(q2 + 1, '\'') : NULL, *q4 = q3 ? strchr(q3 + 1, '\'') : NULL;
-    if (!q4)
-        return NULL;
-    /* clang 19: "initializing 'DEST' with an expression of type 'SRC'";
-     * "assigning / passing / returning / converting 'SRC' to ... 'DEST'" */
-    int dest_first = !strncmp(msg, "initializing", 12);
-    return dest_first ? xstrndup(q1 + 1, (size_t)(q2 - q1 - 1)) : xstrndup(q3 + 1, (size_t)(q4 - q3 - 1));
-}
-
-/* The address space named in the i-th (0 or 1) quoted type of msg, or 0. */
-static unsigned quoted_space(const char *msg, int i)
+/* The i-th (0 or 1) type quoted in a diagnostic, each `'T'` or `'T'
+ * (aka 'C')`: as written (a typedef name) or, canonical, what it stands
+ * for; NULL when there is none. */
+static char *quoted_type(const char *msg, int i, int canonical)
 {
     const char *q = msg;
-    for (int k = 0; k <= 2 * i; k++)
-        if (!(q = strchr(q, '\'')) || !*++q)
-            return 0;
-    const char *end = strchr(q, '\''), *a = strstr(q, "address_space(");
-    return a && end && a < end ? (unsigned)strtoul(a + 14, NULL, 10) : 0;
+    for (int k = 0;; k++) {
+        const char *open = strchr(q, '\''), *close = open ? strchr(open + 1, '\'') : NULL;
+        if (!close)
+            return NULL;
+        const char *from = open + 1, *to = close;
+        q = close + 1;
+        if (!strncmp(q, " (aka '", 7)) { /* the canonical type follows */
+            const char *aka_close = strchr(q + 7, '\'');
+            if (!aka_close)
+                return NULL;
+            if (canonical)
+                from = q + 7, to = aka_close;
+            q = aka_close + 1;
+        }
+        if (k == i)
+            return xstrndup(from, (size_t)(to - from));
+    }
 }
 
-/* Whether the i-th (0 or 1) quoted type of msg points to shared void
+/* Which quoted type is the destination: clang 19 writes "initializing
+ * 'DEST' with an expression of type 'SRC'", and "assigning / passing /
+ * returning / converting 'SRC' to ... 'DEST'". */
+static int destination_index(const char *msg) { return strncmp(msg, "initializing", 12) != 0; }
+
+/* The destination type of an address-space diagnostic, as written. */
+static char *destination_type(const char *msg) { return quoted_type(msg, destination_index(msg), 0); }
+
+/* The address space of the i-th quoted type, or 0. */
+static unsigned quoted_space(const char *msg, int i)
+{
+    char *t = quoted_type(msg, i, 1);
+    const char *a = t ? strstr(t, "address_space(") : NULL;
+    unsigned k = a ? (unsigned)strtoul(a + 14, NULL, 10) : 0;
+    free(t);
+    return k;
+}
+
+/* Whether the i-th quoted type points to shared void
  * (`__attribute__((address_space(K))) void *`, maybe const or volatile,
  * which clang writes first, and maybe itself qualified). */
 static int quoted_void_pointer(const char *msg, int i)
 {
-    const char *q = msg;
-    for (int k = 0; k <= 2 * i; k++)
-        if (!(q = strchr(q, '\'')) || !*++q)
-            return 0;
-    int shared = 0;
+    char *t = quoted_type(msg, i, 1);
+    const char *q = t ? t : "";
+    int shared = 0, is_void;
     for (;;) {
         const char *close;
         if (!strncmp(q, "const ", 6))
@@ -266,8 +283,11 @@ static int quoted_void_pointer(const char *msg, int i)
         else if (!strncmp(q, "__attribute__((address_space(", 29) && (close = strstr(q, "))) ")))
             q = close + 4, shared = 1;
         else
-            return shared && !strncmp(q, "void *", 6);
+            break;
     }
+    is_void = shared && !strncmp(q, "void *", 6);
+    free(t);
+    return is_void;
 }
 
 /* A conversion clang reported between two of our address spaces that
@@ -289,9 +309,9 @@ static int member_address(const char *src)
 static int refuse_block_change(const prelex_t *p, const char *msg, const char *src, const char *file,
                                int line, int column)
 {
-    int dest_first = !strncmp(msg, "initializing", 12); /* see destination_type */
-    const layout_t *a = prelex_layout(p, quoted_space(msg, dest_first)),
-                   *b = prelex_layout(p, quoted_space(msg, !dest_first));
+    int dest = destination_index(msg);
+    const layout_t *a = prelex_layout(p, quoted_space(msg, !dest)), /* from */
+                   *b = prelex_layout(p, quoted_space(msg, dest));  /* to */
     if (!a || !b || quoted_void_pointer(msg, 0) || quoted_void_pointer(msg, 1) || b->kind == BLOCK_STAR)
         return 0;
     if (a->kind == BLOCK_STAR) { /* its size is set by its array's declaration, later */
@@ -440,7 +460,10 @@ int diagnose(CXTranslationUnit tu, char **text, size_t *len, const regions_t *r,
             char *src = xstrndup(*text + s, e > s ? e - s : 0);
             errors += refuse_block_change(p, msg, src, file, line, column);
             free(src);
-            if (!strstr(dest, "address_space(") && strstr(msg, "address_space("))
+            char *canonical = quoted_type(msg, destination_index(msg), 1);
+            int to_local = canonical && !strstr(canonical, "address_space(");
+            free(canonical);
+            if (to_local)
                 fprintf(stderr, "%s:%d:%d: warning: implicit conversion from a pointer-to-shared to "
                         "a local pointer; write a cast, (T *)p, which is valid only when the data has "
                         "affinity to this thread or a castable one (UPC 1.3 §6.4.3)\n",

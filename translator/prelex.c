@@ -422,11 +422,23 @@ static int feature_macro(const char *name, size_t n)
     return n >= 2 && name[0] == '_' && (isupper((unsigned char)name[1]) || name[1] == '_');
 }
 
+/* Whether the program included a system header before offset: a feature
+ * macro defined after it did not change that header (`#include <stdio.h>`
+ * then `#define _POSIX_C_SOURCE 200809L`), and written first it would. */
+static int system_header_before(const regions_t *r, size_t offset)
+{
+    for (size_t i = 0; i < r->n && r->v[i].start <= offset; i++)
+        if (r->v[i].system_entry)
+            return 1;
+    return 0;
+}
+
 /* A #define or #undef line (clang -E -dD keeps them in place): the text
  * around it is expanded already, so it goes (libclang and the C compiler
  * would expand the expansion again); one of the program's own for a
- * feature macro is kept aside for the output's first lines, where the
- * system headers it re-includes see it. */
+ * feature macro, before the program's first system header, is kept aside
+ * for the output's first lines, where the system headers it re-includes
+ * see it. */
 static int macro_line(state_t *s, tok_t k, strbuf_t *features)
 {
     const char *t = s->x.text + k.start;
@@ -443,7 +455,8 @@ static int macro_line(state_t *s, tok_t k, strbuf_t *features)
     while (i < n && (isalnum((unsigned char)t[i]) || t[i] == '_'))
         i++;
     const region_t *g = regions_at(s->regions, k.start);
-    if (g && g->kind == REGION_USER && feature_macro(t + name, i - name)) {
+    if (g && g->kind == REGION_USER && feature_macro(t + name, i - name) &&
+        !system_header_before(s->regions, k.start)) {
         sb_add(features, t, n);
         sb_puts(features, "\n");
     }
