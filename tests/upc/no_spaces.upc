@@ -43,9 +43,9 @@ int main(void)
     CHECK(notp(NULL)==1&&notp(&a[0])==0,"return!p");
     CHECK(*dir[(MYTHREAD+1)%THREADS]==(MYTHREAD+1)%THREADS+1,"*dir[...]");
     CHECK(*shp==1%THREADS+1,"*shp");
-    sip p=(sip)gen(&b[0]);
-    CHECK(upc_phaseof((shared[2]int*)gen(&b[1]))==0,"cast to shared[2]int* resets the phase");
-    CHECK(*(shared[2]int*)gen(&b[3])==6,"cast then read");
+    sip p=(sip)gen((sip)&b[0]);
+    CHECK(upc_phaseof((shared[2]int*)gen((sip)&b[1]))==0,"cast to shared[2]int* resets the phase");
+    CHECK(*(shared[2]int*)gen((sip)&b[3])==6,"cast then read");
     CHECK(p!=NULL&&p==(sip)&b[0],"compare after cast");
     upc_barrier;
     if(MYTHREAD==0){flag=1;a[0]+=1;a[0]++;++a[0];}
