@@ -394,31 +394,57 @@ static void function_signature(rewriter_t *w, CXCursor f)
     }
 }
 
-/* Members that share one declaration (`sip a, b;`, each extent from the
- * type on): the run starting at index i, written again as one declaration
- * each when one of them holds a pointer-to-shared.  Returns the index
- * after the run. */
-static int field_run(rewriter_t *w, kids_t *ks, int i)
+/* The type a member or typedef declares. */
+static CXType declared_type(CXCursor d)
 {
-    size_t s, e, s2, e2;
-    extent(ks->v[i], &s, &e);
-    int j = i + 1, pts = contains_pts(w, clang_getCursorType(ks->v[i]));
-    while (j < ks->n && clang_getCursorKind(ks->v[j]) == CXCursor_FieldDecl &&
-           (extent(ks->v[j], &s2, &e2), s2 == s)) {
-        pts |= contains_pts(w, clang_getCursorType(ks->v[j]));
-        e = e2 > e ? e2 : e, j++;
+    return clang_getCursorKind(d) == CXCursor_TypedefDecl ? clang_getTypedefDeclUnderlyingType(d)
+                                                            : clang_getCursorType(d);
+}
+
+/* Declarations of one kind that share one declaration (`sip a, b;`,
+ * `typedef shared int *A, *B;`: each extent starts at the type): the run
+ * starting at index i of ks, [i, *j), its text [*s, *e); whether one of
+ * them holds a pointer-to-shared. */
+static int declaration_run(rewriter_t *w, kids_t *ks, int i, int *j, size_t *s, size_t *e)
+{
+    size_t s2, e2;
+    extent(ks->v[i], s, e);
+    enum CXCursorKind kind = clang_getCursorKind(ks->v[i]);
+    int pts = contains_pts(w, declared_type(ks->v[i]));
+    for (*j = i + 1; *j < ks->n && clang_getCursorKind(ks->v[*j]) == kind &&
+                     (extent(ks->v[*j], &s2, &e2), s2 == *s);
+         ++*j) {
+        pts |= contains_pts(w, declared_type(ks->v[*j]));
+        *e = e2 > *e ? e2 : *e;
     }
-    if (!pts)
-        return j;
-    strbuf_t b;
-    sb_init(&b);
+    return pts;
+}
+
+/* The run [i, j) written again as one declaration each, `prefix` before
+ * each (`typedef `), joined by "; ". */
+static void each_declared(rewriter_t *w, kids_t *ks, int i, int j, const char *prefix, strbuf_t *b)
+{
     for (int k = i; k < j; k++) {
         CXString name = clang_getCursorSpelling(ks->v[k]);
-        char *decl = spell_decl(w, clang_getCursorType(ks->v[k]), clang_getCString(name));
-        sb_printf(&b, "%s%s", k > i ? "; " : "", decl);
+        char *decl = spell_decl(w, declared_type(ks->v[k]), clang_getCString(name));
+        sb_printf(b, "%s%s%s", k > i ? "; " : "", prefix, decl);
         free(decl);
         clang_disposeString(name);
     }
+}
+
+/* Members that share one declaration: the run starting at index i,
+ * written again as one declaration each when one of them holds a
+ * pointer-to-shared.  Returns the index after the run. */
+static int field_run(rewriter_t *w, kids_t *ks, int i)
+{
+    int j;
+    size_t s, e;
+    if (!declaration_run(w, ks, i, &j, &s, &e))
+        return j;
+    strbuf_t b;
+    sb_init(&b);
+    each_declared(w, ks, i, j, "", &b);
     edits_add(&w->edits, s, e, sb_take(&b));
     return j;
 }
@@ -456,28 +482,16 @@ void record_fields(rewriter_t *w, CXCursor r)
  * Returns the index after the run. */
 int typedef_run(rewriter_t *w, kids_t *ks, int i)
 {
-    size_t s, e, s2, e2;
-    extent(ks->v[i], &s, &e);
-    int j = i + 1, pts = contains_pts(w, clang_getTypedefDeclUnderlyingType(ks->v[i]));
-    while (j < ks->n && clang_getCursorKind(ks->v[j]) == CXCursor_TypedefDecl &&
-           (extent(ks->v[j], &s2, &e2), s2 == s)) {
-        pts |= contains_pts(w, clang_getTypedefDeclUnderlyingType(ks->v[j]));
-        e = e2 > e ? e2 : e, j++;
-    }
-    if (!pts)
+    int j;
+    size_t s, e;
+    if (!declaration_run(w, ks, i, &j, &s, &e))
         return j;
     size_t from = i > 0 ? keep_tag_definition(w, ks->v[i - 1], s, e) : s;
     strbuf_t b;
     sb_init(&b);
     if (from != s)
         sb_puts(&b, "; ");
-    for (int k = i; k < j; k++) {
-        CXString name = clang_getCursorSpelling(ks->v[k]);
-        char *decl = spell_decl(w, clang_getTypedefDeclUnderlyingType(ks->v[k]), clang_getCString(name));
-        sb_printf(&b, "%stypedef %s", k > i ? "; " : "", decl);
-        free(decl);
-        clang_disposeString(name);
-    }
+    each_declared(w, ks, i, j, "typedef ", &b);
     edits_add(&w->edits, from, e, sb_take(&b));
     return j;
 }
