@@ -253,8 +253,18 @@ static char *quoted_type(const char *msg, int i, int canonical)
  * returning / converting 'SRC' to ... 'DEST'". */
 static int destination_index(const char *msg) { return strncmp(msg, "initializing", 12) != 0; }
 
-/* The destination type of an address-space diagnostic, as written. */
-static char *destination_type(const char *msg) { return quoted_type(msg, destination_index(msg), 0); }
+/* The destination type of an address-space diagnostic, as written (a
+ * typedef name), or what it stands for when clang wrote a type that does
+ * not parse back: `typeof_unqual(T)` (the prelexer's __typeof_unqual__). */
+static char *destination_type(const char *msg)
+{
+    char *t = quoted_type(msg, destination_index(msg), 0);
+    if (t && strstr(t, "typeof_unqual(")) {
+        free(t);
+        t = quoted_type(msg, destination_index(msg), 1);
+    }
+    return t;
+}
 
 /* The address space of the i-th quoted type, or 0. */
 static unsigned quoted_space(const char *msg, int i)

@@ -228,6 +228,15 @@ static void type_operand(state_t *s, int only_shared)
         s->type_group[s->parens] = 1; /* `sizeof(int *shared)`: a qualifier before ')' */
 }
 
+/* Whether token k opens a parenthesized group (its '(' or the sizeof
+ * word before it): a qualifier right after it is alone in the group,
+ * `(shared)`, an identifier. */
+static int opens_group(const lexer_t *x, tok_t k)
+{
+    return tok_is(x, k, "(") || tok_is(x, k, "sizeof") || tok_is(x, k, "upc_localsizeof") ||
+           tok_is(x, k, "upc_blocksizeof") || tok_is(x, k, "upc_elemsizeof");
+}
+
 /* `shared`, `strict` or `relaxed` used as an ordinary identifier, as C
  * code included into a UPC program may (a parameter `struct state
  * *shared,`, a member `s.shared`): a qualifier is always followed by more
@@ -247,7 +256,8 @@ static int keyword_as_identifier(const state_t *s)
     /* and at the end of a cast's type name: `(shared T *shared) p` (C
      * ignores a cast type's qualifiers; a parameter `T *shared)` is C's
      * identifier) */
-    if (tok_is(x, n, ")") && s->parens > 0 && s->parens < 256 && s->type_group[s->parens])
+    if (tok_is(x, n, ")") && s->parens > 0 && s->parens < 256 && s->type_group[s->parens] &&
+        !opens_group(x, s->last))
         return 0;
     if (n.kind != TOK_END && n.end > n.start && strchr(",);=+-/%.?:!<>&|^", s->x.text[n.start]))
         return 1;
@@ -329,6 +339,9 @@ static void punctuation(state_t *s, tok_t k);
 char *prelex_group(state_t *s, size_t end, marked_t **sizeofs, size_t *nsizeofs)
 {
     size_t marks = s->p->nsizeofs; /* those made inside are the group's */
+    size_t just_named = s->just_named; /* the outer run's, not for runs inside */
+    tok_t last = s->last;
+    s->just_named = 0;
     strbuf_t outer = s->out;
     size_t len = s->x.len;
     int nested = s->in_group;
@@ -348,6 +361,8 @@ char *prelex_group(state_t *s, size_t end, marked_t **sizeofs, size_t *nsizeofs)
     }
     s->x.len = len;
     s->in_group = nested;
+    s->just_named = just_named;
+    s->last = last;
     *nsizeofs = s->p->nsizeofs - marks;
     *sizeofs = xmalloc((*nsizeofs + 1) * sizeof **sizeofs);
     memcpy(*sizeofs, s->p->sizeofs + marks, *nsizeofs * sizeof **sizeofs);

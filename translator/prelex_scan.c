@@ -120,9 +120,16 @@ void scan_threads_dims(state_t *s)
 
 /* The typedef name of a shared type that the qualifier run just read
  * qualifies, written after it past const / volatile / restrict (`shared
- * T`), or NULL; *name_at is its token. */
+ * T`), or NULL; *name_at is its token.  After a '*' or a type's name the
+ * identifier is the declarator's (`int *shared T;`). */
 static const typedef_info_t *typedef_after(state_t *s, tok_t *name_at)
 {
+    const lexer_t *x = &s->x;
+    if (tok_is(x, s->last, "*") ||
+        (s->last.kind == TOK_ID && !tok_is(x, s->last, "shared") && !tok_is(x, s->last, "strict") &&
+         !tok_is(x, s->last, "relaxed") && !tok_is(x, s->last, "const") && !tok_is(x, s->last, "volatile") &&
+         (starts_type_name(x, s->last) || typedef_named(s, x, s->last))))
+        return NULL;
     lexer_t ahead = s->x;
     for (;;) {
         tok_t k;
@@ -180,7 +187,20 @@ static unsigned merged_layout(state_t *s, const typedef_info_t *t, int bracket, 
         error_at(s, offset, xasprintf("'%s' applied to typedef '%s' of a [*] layout is not supported; "
                                       "write '%s' in the typedef", access_word(access), t->name,
                                       access_word(access)));
-    return layout_index(s->p, l->kind, l->block, access, s->out.len);
+    char *written = xstrdup(l->block); /* l moves if the table grows */
+    unsigned k = layout_index(s->p, l->kind, written, access, s->out.len);
+    free(written);
+    /* the new layout's block size is the typedef's, UPC in it too (the
+     * table may have moved) */
+    const layout_t *from = &s->p->layouts[t->layout];
+    layout_t *to = &s->p->layouts[k];
+    if (from->block_c && !to->block_c) {
+        to->block_c = xstrdup(from->block_c);
+        to->nblock_sizeofs = from->nblock_sizeofs;
+        to->block_sizeofs = xmalloc((from->nblock_sizeofs + 1) * sizeof *to->block_sizeofs);
+        memcpy(to->block_sizeofs, from->block_sizeofs, from->nblock_sizeofs * sizeof *to->block_sizeofs);
+    }
+    return k;
 }
 
 /* The typedef's own const / volatile, written again where its type is
@@ -244,6 +264,9 @@ static void layout_qualifier(state_t *s, tok_t n, run_t *r)
     free(r->block_c);
     free(r->block_marks);
     char *c = prelex_group(s, b, &r->block_marks, &r->nblock_marks);
+    size_t lead = strspn(c, " \t\n\r\f\v");
+    for (size_t i = 0; i < r->nblock_marks; i++) /* they count from the untrimmed start */
+        r->block_marks[i].offset -= lead;
     r->block_c = trimmed(c, 0, strlen(c));
     free(c);
     lex(x); /* the ']' */

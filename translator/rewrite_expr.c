@@ -84,7 +84,12 @@ static int va_arg_expression(rewriter_t *w, CXCursor c)
 {
     static const char word[] = "__builtin_va_arg";
     size_t s = start_of(c);
-    return s + sizeof word - 1 <= w->len && !strncmp(w->text + s, word, sizeof word - 1);
+    if (s + sizeof word - 1 > w->len || strncmp(w->text + s, word, sizeof word - 1))
+        return 0;
+    kids_t ks = children(c, 1); /* ap, after the word; a conversion around va_arg starts with it */
+    int va = ks.n == 1 && start_of(ks.v[0]) > s;
+    free(ks.v);
+    return va;
 }
 
 static char *va_arg_text(rewriter_t *w, CXCursor c)
@@ -150,10 +155,6 @@ static char *implicit(rewriter_t *w, CXCursor c, CXCursor in)
     return splice(w, c);
 }
 
-/* The type of operand c before clang's implicit conversions (a relational
- * operator converts `shared void *` to the other operand's type). */
-static CXType as_written(CXCursor c) { return clang_getCursorType(strip(c)); }
-
 /* A pointer to void or to an incomplete type (`struct foo` declared only). */
 static int incomplete_pointee(CXType p)
 {
@@ -185,6 +186,14 @@ static int same_pointee(rewriter_t *w, CXType a, CXType b)
     return same;
 }
 
+/* The type of operand c before clang's implicit conversions (a relational
+ * operator converts `shared void *` to the other operand's type). */
+static CXType as_written(CXCursor c)
+{
+    CXType t = clang_getCursorType(strip(c));
+    return is_array(t) ? clang_getCursorType(c) : t; /* an array: as it decays */
+}
+
 /* Whether pointers-to-shared l and r point to types with different block
  * sizes, both written as numbers (or indefinite); shared void * and the
  * address of a structure's member (typed with the structure's layout,
@@ -192,8 +201,8 @@ static int same_pointee(rewriter_t *w, CXType a, CXType b)
 static int block_sizes_differ(rewriter_t *w, CXCursor l, CXCursor r)
 {
     /* the operands as written: clang converts one to the other's type */
-    CXType lt = clang_getPointeeType(canon(clang_getCursorType(strip(l))));
-    CXType rt = clang_getPointeeType(canon(clang_getCursorType(strip(r))));
+    CXType lt = clang_getPointeeType(canon(as_written(l)));
+    CXType rt = clang_getPointeeType(canon(as_written(r)));
     if (canon(lt).kind == CXType_Void || canon(rt).kind == CXType_Void || member_derived(w, l) ||
         member_derived(w, r))
         return 0;

@@ -110,7 +110,10 @@ static int typedef_statement(rewriter_t *w, kids_t *ks)
     for (int i = 0; i < ks->n;) {
         enum CXCursorKind k = clang_getCursorKind(ks->v[i]);
         if (k == CXCursor_TypedefDecl) {
-            i = typedef_run(w, ks, i);
+            int j = typedef_run(w, ks, i);
+            for (; i < j; i++) /* one kept as written: its VLA bounds are expressions */
+                if (!contains_pts(w, clang_getTypedefDeclUnderlyingType(ks->v[i])))
+                    walk(w, ks->v[i]);
             continue;
         }
         if (k == CXCursor_StructDecl || k == CXCursor_UnionDecl)

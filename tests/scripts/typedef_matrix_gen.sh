@@ -193,6 +193,8 @@ EOF
         through_$id(h.p, "structure member");
         shared void *v = &obj_$id[0];
         through_$id(($Q *)v, "cast from shared void *");
+        $Q *implicit = v;
+        through_$id(implicit, "implicit conversion from shared void *");
         static $Q in_block_$id[$dim];
         EXPECT(upc_threadof(&in_block_$id[rows_$id - 1]$( [ $n -gt 1 ] && echo "[$n - 1]" )) == thread_of_$id(rows_$id * $n - 1),
                "$id", "block-scope static array", "upc_threadof", rows_$id * $n - 1);
@@ -211,6 +213,13 @@ echo "    target[MYTHREAD] = target_value(MYTHREAD);"
 echo "    dir[MYTHREAD] = &target[MYTHREAD];"
 echo "    upc_barrier;"
 echo "$quals" | while IFS='|' read -r id rest; do echo "    case_$id();"; done
+cat <<'EOF'
+    {   /* a declarator named like the typedef is no use of it */
+        static int *shared T;
+        T = NULL;
+        EXPECT(upc_blocksizeof(T) == 1 && T == NULL, "-", "declarator named T", "layout", 0);
+    }
+EOF
 cat <<'EOF'
     if (errors == 0)
         printf("Success: %s\n", NAME);

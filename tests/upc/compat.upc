@@ -34,6 +34,7 @@ typedef int (*compare_t)(shared const void *, shared const void *, ...);
 
 struct state { int shared; int strict; };
 static int plus(struct state *shared, int relaxed) { return shared->shared + shared->strict + relaxed; }
+static int alone(int shared) { return (shared) + (int)sizeof(shared) * 0 + ((shared)); }
 
 int main(void)
 {
@@ -142,6 +143,7 @@ int main(void)
     struct state st = {1, 2};
     st.shared += 10;
     CHECK(plus(&st, 100) == 113, "shared, strict and relaxed as names of a parameter and members");
+    CHECK(alone(21) == 42, "(shared) and sizeof(shared) with shared a parameter's name");
     compare_t unused = 0;
     CHECK(unused == 0, "a variadic function-pointer type with pointers-to-shared");
     upc_barrier;

@@ -47,6 +47,7 @@ int main(void)
     CHECK(upc_phaseof((shared[2]int*)gen((sip)&b[1]))==0,"cast to shared[2]int* resets the phase");
     CHECK(*(shared[2]int*)gen((sip)&b[3])==6,"cast then read");
     CHECK(p!=NULL&&p==(sip)&b[0],"compare after cast");
+    CHECK(&a[3]>a&&a<&a[1]&&!(a>&a[0]),"an array compared with a pointer into it");
     upc_barrier;
     if(MYTHREAD==0){flag=1;a[0]+=1;a[0]++;++a[0];}
     upc_barrier;

@@ -24,6 +24,8 @@ typedef shared int *sip;
 static shared [] char src[SZ];
 static shared [SZ] char dst[THREADS][SZ];
 shared sip ptrs[THREADS];
+typedef shared [2] double D2;
+shared [ upc_blocksizeof(D2) ] int spaced[8 * THREADS]; /* block size 2, written with blanks */
 enum { PTS_SIZE = sizeof(shared int *), SIP_SIZE = sizeof(sip), OBJ_SIZE = sizeof(ptrs[0]) };
 static char buf[sizeof(sip)];
 
@@ -38,6 +40,8 @@ int main(void)
     CHECK(sizeof buf == pts, "a private array sized by sizeof(typedef)");
     CHECK(sizeof(src) == pts && upc_localsizeof(src) >= pts, "shared [] array sized by sizeof");
     CHECK(upc_blocksizeof(dst) == pts, "a block size written with sizeof");
+    CHECK(upc_blocksizeof(spaced) == 2 && upc_threadof(&spaced[2]) == 1 % THREADS,
+          "a block size written as upc_blocksizeof of a typedef, with blanks");
     CHECK(sizeof(dst) == THREADS * pts, "a THREADS x sizeof array");
     for (int i = 0; i < THREADS; i++)
         for (size_t j = 0; j < pts; j++) {

@@ -11,12 +11,14 @@
 
 shared int si[THREADS];
 shared [4] int blocked[4 * THREADS];
+shared long got[THREADS];
 
 static int take(int n, ...)
 {
     va_list ap;
     va_start(ap, n);
-    int x = va_arg(ap, int);
+    got[MYTHREAD] = va_arg(ap, int); /* va_arg converted as it is stored */
+    int x = (int)got[MYTHREAD];
     shared int *p = va_arg(ap, int shared *);
     shared [] int *q = va_arg(ap, shared [] int *);
     shared [4] int *r = va_arg(ap, shared [4] int *);
