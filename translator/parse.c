@@ -254,16 +254,27 @@ static char *quoted_type(const char *msg, int i, int canonical)
 static int destination_index(const char *msg) { return strncmp(msg, "initializing", 12) != 0; }
 
 /* The destination type of an address-space diagnostic, as written (a
- * typedef name), or what it stands for when clang wrote a type that does
- * not parse back: `typeof_unqual(T)` (the prelexer's __typeof_unqual__). */
+ * typedef name), with clang's `typeof_unqual(T)` spelled back as the
+ * prelexer's `__typeof_unqual__(T)` (gnu17 knows only that spelling). */
 static char *destination_type(const char *msg)
 {
     char *t = quoted_type(msg, destination_index(msg), 0);
-    if (t && strstr(t, "typeof_unqual(")) {
-        free(t);
-        t = quoted_type(msg, destination_index(msg), 1);
+    strbuf_t b;
+    sb_init(&b);
+    for (const char *p = t, *u; p && *p; p = u + 13) {
+        if (!(u = strstr(p, "typeof_unqual(")) || (u > t && (isalnum((unsigned char)u[-1]) || u[-1] == '_'))) {
+            if (!u) {
+                sb_puts(&b, p);
+                break;
+            }
+            sb_add(&b, p, (size_t)(u - p) + 13); /* part of another word */
+            continue;
+        }
+        sb_add(&b, p, (size_t)(u - p));
+        sb_puts(&b, "__typeof_unqual__");
     }
-    return t;
+    free(t);
+    return b.len ? sb_take(&b) : NULL;
 }
 
 /* The address space of the i-th quoted type, or 0. */
