@@ -380,7 +380,10 @@ static void shift_marks(marked_t *v, size_t n, size_t at, ptrdiff_t by)
 }
 
 /* Apply fix to *text; every mark at or after an insertion, or after a
- * replacement (array parameters), moves by the change in length. */
+ * replacement (array parameters), moves by the change in length.  The
+ * fix's edits begin and end with punctuation (`(T)(`, `)`, `(*`), so
+ * edits_apply() adds no space between tokens that would move a mark
+ * further (an edit that began or ended with a word would need it counted). */
 void apply_fix(edits_t *fix, char **text, size_t *len, prelex_t *p)
 {
     char *fixed = edits_apply(fix, *text, *len); /* sorts fix by offset */
