@@ -198,10 +198,11 @@ static void find_definitions(rewriter_t *w, const kids_t *top)
 }
 
 /* The number of elements of shared array d as C for the registration:
- * clang's count n, or, when a dimension's expression holds a UPC type
- * (`[MAX(sizeof(T), sizeof(shared void *))]`, whose size clang takes as
- * a private pointer's), the product of the dimensions translated, for
- * the C compiler to evaluate.  The dimensions are d's expression children
+ * clang's count n, or, when a dimension's expression holds a UPC type or
+ * a sizeof (`[MAX(sizeof(T), sizeof(shared void *))]`, `[sizeof(struct
+ * s)]` with a pointer-to-shared member: clang takes such a pointer for a
+ * private one), the product of the dimensions translated, for the C
+ * compiler to evaluate.  The dimensions are d's expression children
  * written between brackets. */
 static char *element_count(rewriter_t *w, CXCursor d, long long n)
 {
@@ -221,7 +222,9 @@ static char *element_count(rewriter_t *w, CXCursor d, long long n)
         if (before == 0 || w->text[before - 1] != '[' || after >= w->len || w->text[after] != ']')
             continue; /* an initializer */
         char *dim = source(w, ks.v[i]);
-        upc |= strstr(dim, "address_space(") != NULL;
+        /* a UPC type, or any sizeof: a structure's size differs where it
+         * holds a pointer-to-shared (clang counts 8 bytes for it) */
+        upc |= strstr(dim, "address_space(") != NULL || strstr(dim, "sizeof") != NULL;
         free(dim);
         char *g = gen(w, ks.v[i]);
         sb_printf(&b, " * (long long)(%s)", g);
