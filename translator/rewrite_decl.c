@@ -204,7 +204,7 @@ static void find_definitions(rewriter_t *w, const kids_t *top)
  * private one), the product of the dimensions translated, for the C
  * compiler to evaluate.  The dimensions are d's expression children
  * written between brackets. */
-static char *element_count(rewriter_t *w, CXCursor d, long long n)
+static char *element_count(rewriter_t *w, CXCursor d, long long n, int in_function)
 {
     kids_t ks = children(d, 1);
     int upc = 0;
@@ -224,7 +224,9 @@ static char *element_count(rewriter_t *w, CXCursor d, long long n)
         char *dim = source(w, ks.v[i]);
         /* a UPC type, or any sizeof: a structure's size differs where it
          * holds a pointer-to-shared (clang counts 8 bytes for it) */
-        upc |= strstr(dim, "address_space(") != NULL || strstr(dim, "sizeof") != NULL;
+        upc |= strstr(dim, "address_space(") != NULL ||
+               (!in_function && strstr(dim, "sizeof") != NULL); /* a function's typedefs are not */
+                                                                 /* seen where its statics' are */
         free(dim);
         char *g = gen(w, ks.v[i]);
         sb_printf(&b, " * (long long)(%s)", g);
@@ -291,7 +293,7 @@ char *shared_object_text(rewriter_t *w, CXCursor d)
          * tradition: a weak descriptor, which an initialized definition
          * elsewhere overrides; each unit registers it (the runtime keeps one) */
         int tentative = !is_static && clang_Cursor_isNull(initializer(d));
-        char *count = element_count(w, d, n);
+        char *count = element_count(w, d, n, in_function);
         s = xasprintf("%s%smupc_static_t %s = {\"%s\", sizeof(%s), %s, %s, %d, {0, 0, 0}, 0}; %s"
                       "__attribute__((constructor)) static void %s_register(void) "
                       "{ mupc_static_register(&%s);%s }",
