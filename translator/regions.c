@@ -86,7 +86,11 @@ void regions_build(regions_t *r, const char *text, size_t len, const char *prelu
             add_region(r, cur);
             region_kind_t kind = kind_of(&m, prelude_dir);
             int parent_translated = depth > 0 ? stack[depth - 1] : 1;
-            int translated = kind == REGION_USER && (m.enter ? parent_translated : 1);
+            /* a file the command line includes (-include FILE) is the
+             * program's: translated if it is the user's, re-included if it
+             * is a system header */
+            int entered = parent_translated || cur.kind == REGION_BUILTIN;
+            int translated = kind == REGION_USER && (m.enter ? entered : 1);
             if (m.enter && depth < 256)
                 stack[depth++] = translated;
             else if (m.leave && depth > 0)
@@ -94,7 +98,7 @@ void regions_build(regions_t *r, const char *text, size_t len, const char *prelu
             if (!m.enter && depth > 0)
                 translated = stack[depth - 1] && kind == REGION_USER;
             cur = (region_t){m.end, 0, m.start, intern(r, m.file), m.line, kind, translated,
-                             m.enter, m.enter && kind == REGION_SYSTEM && parent_translated,
+                             m.enter, m.enter && kind == REGION_SYSTEM && entered,
                              m.enter && kind == REGION_PRELUDE && parent_translated};
             p = m.end;
             continue;

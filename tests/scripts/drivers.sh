@@ -227,6 +227,15 @@ expect_output "  and the program sees the file's feature macro and constant" "^f
 mupcc -show -include inc/conf.h -iquote inc -imacros inc/conf.h -o feat feat.upc helper.c > "$out" 2>&1
 expect_output "-show: the translation gets -include, -iquote and -imacros" "mupc-translate .*-include inc/conf.h -iquote inc -imacros inc/conf.h"
 expect_output "-show: the C source gets -include and -imacros" "-iquote inc -include inc/conf.h -imacros inc/conf.h -c helper.c"
+# A header of UPC declarations given with -include is translated like one
+# the source includes itself; a system header given so is re-included.
+cat > inc/decl.h <<'H'
+shared int gx[THREADS];
+static inline int twice(int v) { return 2 * v; }
+H
+printf '#include <upc.h>\nint main(void) { gx[MYTHREAD] = twice(MYTHREAD + 1); upc_barrier; printf("gx %%d\\n", gx[THREADS - 1]); return 0; }\n' > useinc.upc
+mupcc -Wall -include inc/decl.h -include stdio.h -o useinc useinc.upc > "$out" 2>&1 && run 2 60 ./useinc
+expect_output "-include of UPC declarations and of a system header" "^gx 4$"
 cat > own.upc <<'PROG'
 #define _GNU_SOURCE
 #include <upc.h>
