@@ -54,12 +54,21 @@ static void diagnostic(rewriter_t *w, size_t offset, const char *what, const cha
     fputc('\n', stderr);
 }
 
+/* An expression translated twice (a copied loop, a hoisted read) reports
+ * once: a diagnostic at the offset reported last of its kind is dropped. */
+static int again(size_t *last, size_t offset)
+{
+    if (offset == *last)
+        return 1;
+    *last = offset;
+    return 0;
+}
+
 void report(rewriter_t *w, size_t offset, const char *fmt, ...)
 {
-    static size_t last = (size_t)-1; /* an expression translated twice reports once */
-    if (offset == last)
+    static size_t last = (size_t)-1;
+    if (again(&last, offset))
         return;
-    last = offset;
     va_list ap;
     va_start(ap, fmt);
     diagnostic(w, offset, "error", fmt, ap);
@@ -70,9 +79,8 @@ void report(rewriter_t *w, size_t offset, const char *fmt, ...)
 void warn(rewriter_t *w, size_t offset, const char *fmt, ...)
 {
     static size_t last = (size_t)-1;
-    if (offset == last)
+    if (again(&last, offset))
         return;
-    last = offset;
     va_list ap;
     va_start(ap, fmt);
     diagnostic(w, offset, "warning", fmt, ap);

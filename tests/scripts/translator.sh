@@ -29,14 +29,7 @@ for src in "$dir"/*.upc; do
     "$mupcc" -O2 -Wall -o "$tmp/$name" "$src" > "$out" 2>&1
     rc=$?
     if [ "$rc" -ne 0 ]; then fail "$name.upc compiles"; continue; fi
-    for n in 1 2 3 4; do
-        run "$n" 60 "$tmp/$name"
-        if [ "$rc" -eq 0 ] && grep -q "^Success: $name\$" "$out" && ! grep -q "^Error:" "$out"; then
-            ok "$name at $n threads"
-        else
-            fail "$name at $n threads (status $rc)"
-        fi
-    done
+    expect_success_at_threads "$name" "$tmp/$name"
 done
 
 # Inline pointer arithmetic and accesses against the runtime's own path:

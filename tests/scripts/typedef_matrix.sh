@@ -22,14 +22,7 @@ for kind in int double ptr pts pts2pts struct_pts array s_int s_blk5 s_pts s_str
     "$mupcc" -O1 -o "$tmp/$kind" "$tmp/$kind.upc" > "$out" 2>&1
     rc=$?
     if [ "$rc" -ne 0 ]; then fail "typedef kind $kind compiles"; continue; fi
-    for n in 1 2 3 4; do
-        run "$n" 60 "$tmp/$kind"
-        if [ "$rc" -eq 0 ] && grep -q "^Success: typedef_matrix_$kind\$" "$out" && ! grep -q "^Error:" "$out"; then
-            ok "typedef kind $kind at $n threads"
-        else
-            fail "typedef kind $kind at $n threads (status $rc)"
-        fi
-    done
+    expect_success_at_threads "typedef_matrix_$kind" "$tmp/$kind"
 done
 
 # refuse SOURCE-LINE REGEX: a program with the line is refused naming it
