@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /* regions.c -- line markers of the preprocessed text (see regions.h). */
+#define _GNU_SOURCE /* realpath */
 #include "regions.h"
 #include "text.h"
 
@@ -58,11 +59,26 @@ static const char *intern(regions_t *r, char *file)
     return r->files[r->nfiles++] = file;
 }
 
-static region_kind_t kind_of(const marker_t *m, const char *prelude_dir)
+/* Whether path lies under directory dir (its real path, or NULL), as
+ * written or once resolved: `--prelude translator/prelude` names the
+ * files `./translator/prelude/...`. */
+static int under(const char *path, const char *dir, const char *dir_real)
+{
+    if (!dir || !strncmp(path, dir, strlen(dir)))
+        return dir != NULL;
+    char *real = dir_real ? realpath(path, NULL) : NULL;
+    int in = real && !strncmp(real, dir_real, strlen(dir_real)) && real[strlen(dir_real)] == '/';
+    free(real);
+    return in;
+}
+
+static region_kind_t kind_of(const marker_t *m, const char *prelude_dir, const char *prelude_real)
 {
     if (m->file[0] == '<')
         return REGION_BUILTIN;
-    if (prelude_dir && !strncmp(m->file, prelude_dir, strlen(prelude_dir)))
+    if (!m->system && under(m->file, prelude_dir, prelude_real))
+        return REGION_PRELUDE;
+    if (m->system && prelude_dir && !strncmp(m->file, prelude_dir, strlen(prelude_dir)))
         return REGION_PRELUDE;
     return m->system ? REGION_SYSTEM : REGION_USER;
 }
@@ -76,6 +92,7 @@ static void add_region(regions_t *r, region_t reg)
 void regions_build(regions_t *r, const char *text, size_t len, const char *prelude_dir)
 {
     *r = (regions_t){0};
+    char *prelude_real = prelude_dir ? realpath(prelude_dir, NULL) : NULL;
     /* The include stack: whether each level is translated user code. */
     int stack[256], depth = 0;
     region_t cur = {0, 0, 0, "", 1, REGION_BUILTIN, 0, 0, 0, 0};
@@ -84,7 +101,7 @@ void regions_build(regions_t *r, const char *text, size_t len, const char *prelu
         if (parse_marker(text, len, p, &m)) {
             cur.end = p;
             add_region(r, cur);
-            region_kind_t kind = kind_of(&m, prelude_dir);
+            region_kind_t kind = kind_of(&m, prelude_dir, prelude_real);
             int parent_translated = depth > 0 ? stack[depth - 1] : 1;
             /* a file the command line includes (-include FILE) is the
              * program's: translated if it is the user's, re-included if it
@@ -108,6 +125,7 @@ void regions_build(regions_t *r, const char *text, size_t len, const char *prelu
     }
     cur.end = len;
     add_region(r, cur);
+    free(prelude_real);
 }
 
 void regions_free(regions_t *r)
