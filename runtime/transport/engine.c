@@ -903,16 +903,45 @@ void mupci_engine_init(const mupci_config_t *config, int oversubscribed)
     prctl(PR_SET_TIMERSLACK, 1000UL, 0, 0, 0);
 }
 
-void mupci_engine_finalize(void)
+/* Progress until every send and data receive of ours has completed, or
+ * the deadline passes (after a global exit a peer may already be gone). */
+static void drain(int64_t deadline)
 {
-    mupci_engine_lock();
     mupci_engine_flush_all();
-    /* Bounded: after a global exit a peer may already be gone. */
-    int64_t deadline = mupci_now_ns() + 2000000000LL;
     while ((nsends > 0 || ndata > 0) && mupci_now_ns() < deadline) {
         if (!mupci_engine_progress(1))
             sched_yield();
     }
+}
+
+/* The last synchronization, while progress still runs: a thread enters it
+ * once its own traffic is complete, and serves what others still send
+ * (the persistent receives are live) until every thread is there.  MPI
+ * then starts its shutdown with no transfer of ours in flight anywhere.
+ * Non-blocking and polled: a blocking MPI_Barrier would spin a core that
+ * another rank of the node needs.  Bounded like drain(): a peer that
+ * died leaves the barrier incomplete, and MPI_Finalize is then bounded by
+ * start.c's watchdog. */
+static void last_synchronization(int64_t deadline)
+{
+    MPI_Request req;
+    int done = 0;
+    MUPCI_MPI(MPI_Ibarrier(mupci_comm, &req));
+    while (mupci_now_ns() < deadline) {
+        MUPCI_MPI(MPI_Test(&req, &done, MPI_STATUS_IGNORE));
+        if (done)
+            return;
+        if (!mupci_engine_progress(1))
+            usleep(50);
+    }
+}
+
+void mupci_engine_finalize(void)
+{
+    mupci_engine_lock();
+    drain(mupci_now_ns() + 2000000000LL);
+    last_synchronization(mupci_now_ns() + 5000000000LL);
+    drain(mupci_now_ns() + 1000000000LL); /* replies to what came in meanwhile */
     for (int i = 0; i < nrecv; i++) {
         MUPCI_MPI(MPI_Cancel(&recv_reqs[i]));
         MUPCI_MPI(MPI_Wait(&recv_reqs[i], MPI_STATUS_IGNORE));

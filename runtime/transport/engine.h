@@ -35,8 +35,10 @@
 void mupci_engine_init(const mupci_config_t *cfg, int oversubscribed);
 /* Serve requests until mupci_engine_request_shutdown(); returns the status. */
 int mupci_engine_comm_loop(void);
-/* Complete outstanding sends and release MPI resources, before
- * MPI_Finalize.  Returns holding the progress lock for good, so the
+/* Complete outstanding sends, meet every other thread in a last barrier
+ * while still serving messages, and release MPI resources, before
+ * MPI_Finalize (each step bounded: after a global exit a peer may be
+ * gone).  Returns holding the progress lock for good, so the
  * computation pthread (if still running) can never enter MPI again. */
 void mupci_engine_finalize(void);
 

@@ -32,6 +32,7 @@
 #include "transport/node.h"
 #include "transport/engine.h"
 #include "base/fatal.h"
+#include "transport/finish.h"
 #include "upc/hybrid.h"
 #include "base/gasp_hooks.h"
 #include "upc/lock.h"
@@ -352,11 +353,45 @@ static void start_runtime(void)
     }
 }
 
-static void finish_runtime(void)
+static void leave_process(int status) __attribute__((noreturn));
+
+/* The last synchronization, then MPI_Finalize, bounded (finish.c: over
+ * UCX's TCP transport it can hang after the program has ended). */
+static void finish_runtime(int status)
 {
     mupci_engine_finalize(); /* keeps the progress lock: nobody enters MPI again */
     MPI_Comm_free(&mupci_comm);
-    PMPI_Finalize(); /* the program's own MPI_Finalize is hybrid.c's */
+    mupci_finish_mpi(status, config.verbose, leave_process);
+}
+
+/* MPI is finalized: end the process the way the program ended. */
+static void leave_process(int status)
+{
+    if (atomic_load(&main_returned)) {
+        if (atomic_load(&exit_called)) { /* exit() on the computation pthread ends the process */
+            announce_finalized();
+            for (;;)
+                pause();
+        }
+        exit(status);
+    }
+    /* Global exit: the computation pthread may still be running user code;
+     * it can no longer enter MPI (finish_runtime keeps the lock). */
+    fflush(NULL);
+    if (atomic_load(&exiting))
+        _exit(status); /* exit() is already running on the computation pthread */
+    exit(status);
+}
+
+static void release_runtime(void)
+{
+    mupci_rcache_finalize();
+    mupci_lock_finalize();
+    mupci_alloc_finalize();
+    mupci_bounds_finalize();
+    mupci_direct_finalize();
+    mupci_node_finalize();
+    mupci_segment_finalize();
 }
 
 int main(int argc, char **argv)
@@ -367,31 +402,13 @@ int main(int argc, char **argv)
     user_argv = argv;
     MUPCI_PT(pthread_create(&compute_thread, NULL, compute_main, NULL));
     int status = mupci_engine_comm_loop();
-    if (atomic_load(&main_returned)) {
-        if (!atomic_load(&exit_called))
-            MUPCI_PT(pthread_join(compute_thread, NULL));
-        finish_runtime();
-        mupci_rcache_finalize();
-        mupci_lock_finalize();
-        mupci_alloc_finalize();
-        mupci_bounds_finalize();
-        mupci_direct_finalize();
-        mupci_node_finalize();
-        mupci_segment_finalize();
-        if (atomic_load(&exit_called)) { /* exit() on the computation pthread ends the process */
-            announce_finalized();
-            for (;;)
-                pause();
-        }
-        return status;
-    }
-    /* Global exit: the computation pthread may still be running user code;
-     * it can no longer enter MPI (finish_runtime keeps the lock). */
-    finish_runtime();
-    fflush(NULL);
-    if (atomic_load(&exiting))
-        _exit(status); /* exit() is already running on the computation pthread */
-    exit(status);
+    int collective = atomic_load(&main_returned);
+    if (collective && !atomic_load(&exit_called))
+        MUPCI_PT(pthread_join(compute_thread, NULL));
+    finish_runtime(status);
+    if (collective)
+        release_runtime();
+    leave_process(status);
 }
 
 /* This module's message types, given to the engine before main (engine.h). */

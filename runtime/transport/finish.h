@@ -1,0 +1,19 @@
+/* SPDX-License-Identifier: MIT */
+/* finish.h -- MPI_Finalize, bounded (see finish.c for why). */
+#ifndef MUPC_RUNTIME_FINISH_H
+#define MUPC_RUNTIME_FINISH_H
+#ifndef MUPCI_BUILDING_LIBRARY
+#error "this is an internal header of libmupc; include <upc.h> or <mupc.h> instead"
+#endif
+
+/* Finalize MPI on this pthread (the one that initialized it), after
+ * mupci_engine_finalize: every thread of the job has passed its last
+ * synchronization, so nothing of the program is left to deliver.  If
+ * MPI_Finalize has not returned within a grace period, another pthread
+ * completes this process's part of MPI's shutdown with the process
+ * manager where it can, and calls leave(status), which must not return;
+ * this pthread then never comes back.  `verbose` prints a line when that
+ * happens. */
+void mupci_finish_mpi(int status, int verbose, void (*leave)(int status));
+
+#endif
