@@ -1009,6 +1009,12 @@ static upc_off_t rw_list(upc_file_t *fd, int writing, int shared, size_t mn,
             run_ctx_t c = {NULL, 1, 0, mem[i], mlen[i], 1, file, line};
             visit_runs(smv[i].baseaddr, smv[i].blocksize, 1, mlen[i], 0, run_stage, &c);
         }
+    /* The staging's gets from other nodes are served by their threads'
+     * message engines, which stop while those threads wait in MPI-IO's
+     * collective calls (the progress lock is theirs): every thread stages
+     * before any enters one.  (On one node the gets are loads: no wait.) */
+    if (shared)
+        mupci_barrier_internal(what, file, line);
     pieces_t p = {0};
     if (ok)
         ok = pair_lists(&p, mn, mem, mlen, fn, fv) && pieces_sort(&p);
