@@ -180,9 +180,10 @@ int main(void)
     cells[MYTHREAD] = 1.5 * MYTHREAD;
     upc_barrier;
     CHECK(bupc_allv_reduce_all(double, cells[MYTHREAD], UPC_MAX) == 1.5 * (n - 1), "a shared value as the operand");
-    short sv = (short)(MYTHREAD + 1);
-    CHECK(bupc_allv_prefix_reduce(short, sv, UPC_MULT) == (short)(MYTHREAD == 0 ? 1 : MYTHREAD == 1 ? 2 : MYTHREAD == 2 ? 6 : 24),
-          "prefix_reduce UPC_MULT");
+    short sv = (short)(MYTHREAD + 1), factorial = 1; /* (MYTHREAD + 1)! */
+    for (int i = 2; i <= MYTHREAD + 1; i++)
+        factorial = (short)(factorial * i);
+    CHECK(bupc_allv_prefix_reduce(short, sv, UPC_MULT) == factorial, "prefix_reduce UPC_MULT");
     CHECK(bupc_allv_prefix_reduce(long, 1L, UPC_ADD) == MYTHREAD + 1, "prefix_reduce of a constant");
 
     pair_t pv = {MYTHREAD, MYTHREAD * 0.25};
