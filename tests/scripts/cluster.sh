@@ -61,11 +61,7 @@ for layout in ${CLUSTER_LAYOUTS:-2x2 3x1}; do
     done
     for name in $upc_programs; do
         run "$ranks" 60 "$tmp/$name"
-        if [ "$rc" -eq 0 ] && grep -q "^Success: $name\$" "$out" && ! grep -q "^Error:" "$out"; then
-            ok "$layout: tests/upc/$name"
-        else
-            fail "$layout: tests/upc/$name (status $rc)"
-        fi
+        expect_success "$name" "$layout: tests/upc/$name"
     done
     run "$ranks" 60 "$ex/heat" 2000 50
     expect_output "$layout: heat" "max error .* vs sequential: OK"

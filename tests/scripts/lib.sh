@@ -40,17 +40,22 @@ expect_failure() {
     if [ "$rc" -ne 0 ] && [ "$rc" -ne 124 ] && [ "$rc" -ne 137 ]; then ok "$1"; else fail "$1: status $rc, want a failure that is not a time-out"; fi
 }
 
-# expect_success_at_threads NAME PROGRAM: PROGRAM prints `Success: NAME`,
-# no `Error:` line, and exits 0 at 1, 2, 3 and 4 threads (the translator's
-# self-checking programs)
+# expect_success NAME DESCRIPTION: the last run printed `Success: NAME`,
+# no `Error:` line, and exited 0 (the translator's self-checking programs)
+expect_success() {
+    if [ "$rc" -eq 0 ] && grep -q "^Success: $1\$" "$out" && ! grep -q "^Error:" "$out"; then
+        ok "$2"
+    else
+        fail "$2 (status $rc)"
+    fi
+}
+
+# expect_success_at_threads NAME PROGRAM: expect_success at 1, 2, 3 and 4
+# threads
 expect_success_at_threads() {
     for n in 1 2 3 4; do
         run "$n" 60 "$2"
-        if [ "$rc" -eq 0 ] && grep -q "^Success: $1\$" "$out" && ! grep -q "^Error:" "$out"; then
-            ok "$1 at $n threads"
-        else
-            fail "$1 at $n threads (status $rc)"
-        fi
+        expect_success "$1" "$1 at $n threads"
     done
 }
 
