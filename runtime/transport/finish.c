@@ -12,9 +12,10 @@
  * in the barrier for a rank whose close waits for it, for ever.  MPICH 4.2
  * moved the barrier before the closes.  With MPICH 4.0.2 and UCX 1.13
  * across two emulated hosts, a plain MPI program (a barrier, then
- * MPI_Finalize) hung in about 1 run of 30; libmupc programs in about 1 of
- * 10, even after mupci_engine_finalize's last synchronization (its own
- * messages need acknowledging too).
+ * MPI_Finalize) hung in about 1 run of 30; libmupc programs in 1 of 10
+ * (2 hosts of 1 rank) to more than half (2 hosts of 2 ranks), even after
+ * mupci_engine_finalize's last synchronization (its own messages need
+ * acknowledging too).
  *
  * Nothing of the program is at stake by then: every thread passed that
  * synchronization with its traffic complete; only UCX's acknowledgements

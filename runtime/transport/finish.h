@@ -8,12 +8,11 @@
 
 /* Finalize MPI on this pthread (the one that initialized it), after
  * mupci_engine_finalize: every thread of the job has passed its last
- * synchronization, so nothing of the program is left to deliver.  If
- * MPI_Finalize has not returned within a grace period, another pthread
- * completes this process's part of MPI's shutdown with the process
- * manager where it can, and calls leave(status), which must not return;
- * this pthread then never comes back.  `verbose` prints a line when that
- * happens. */
+ * synchronization, so nothing of the program is left to deliver.  UCX
+ * endpoint closes that wait for a peer are bounded (finish.c); should
+ * MPI_Finalize still not return within a grace period, another pthread
+ * parks this one for good and calls leave(status), which must not
+ * return.  `verbose` prints a line when either bound acts. */
 void mupci_finish_mpi(int status, int verbose, void (*leave)(int status));
 
 #endif
