@@ -365,7 +365,8 @@ char *prelex_group(state_t *s, size_t end, marked_t **sizeofs, size_t *nsizeofs)
     s->last = last;
     *nsizeofs = s->p->nsizeofs - marks;
     *sizeofs = xmalloc((*nsizeofs + 1) * sizeof **sizeofs);
-    memcpy(*sizeofs, s->p->sizeofs + marks, *nsizeofs * sizeof **sizeofs);
+    if (*nsizeofs) /* none yet: the table may be NULL, which memcpy may not take */
+        memcpy(*sizeofs, s->p->sizeofs + marks, *nsizeofs * sizeof **sizeofs);
     s->p->nsizeofs = marks;
     char *text = sb_take(&s->out);
     s->out = outer;

@@ -7,7 +7,7 @@
 # where its test logs stay for reading.  SANITIZERS=tsan or =asan runs
 # only one (not MUPC_*: the runtime warns about MUPC_ variables that are no
 # setting, and config.sh checks that warning).  Any report fails the test
-# that caused it: the sanitizers stop the program with exit status 66.
+# that caused it: the sanitizers stop the program (SIGABRT, below).
 set -u
 dir=$1
 src=$(cd "$dir/src" && pwd)
@@ -20,12 +20,18 @@ export UCX_MEM_EVENTS
 # The shared segment's user data may race by design: see tsan.supp.
 # history_size=7: the longest memory of old stacks, so a suppression can
 # see the other side of a race.
-TSAN_OPTIONS="halt_on_error=1 exitcode=66 history_size=7 suppressions=$src/tests/sanitize/tsan.supp"
+# abort_on_error=1: a report ends the process by SIGABRT, as a crash
+# would, not by exit status 66: MPICH 4.0.2's Hydra, with one rank per
+# host, hangs when a rank exits with a failing status while the others
+# wait (it cannot signal the dead rank's proxy, and stops there; seen
+# with tests/scripts/cluster.sh, whose crash test TSan reports in UCX's
+# signal handler).
+TSAN_OPTIONS="halt_on_error=1 abort_on_error=1 exitcode=66 history_size=7 suppressions=$src/tests/sanitize/tsan.supp"
 # MPICH's own allocations outlive MPI_Finalize (no leak checks); the
 # runtime's fatal-signal handler is under test, so ASan leaves SIGSEGV,
 # SIGBUS and SIGABRT to it.
-ASAN_OPTIONS="detect_leaks=0 handle_segv=0 handle_sigbus=0 handle_abort=0 allow_user_segv_handler=1 exitcode=66"
-UBSAN_OPTIONS="print_stacktrace=1 halt_on_error=1 exitcode=66"
+ASAN_OPTIONS="detect_leaks=0 handle_segv=0 handle_sigbus=0 handle_abort=0 allow_user_segv_handler=1 abort_on_error=1 exitcode=66"
+UBSAN_OPTIONS="print_stacktrace=1 halt_on_error=1 abort_on_error=1 exitcode=66"
 export TSAN_OPTIONS ASAN_OPTIONS UBSAN_OPTIONS
 
 status=0
