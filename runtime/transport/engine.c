@@ -921,7 +921,7 @@ static void drain(int64_t deadline)
  * Non-blocking and polled: a blocking MPI_Barrier would spin a core that
  * another rank of the node needs.  Bounded like drain(): a peer that
  * died leaves the barrier incomplete, and MPI_Finalize is then bounded by
- * start.c's watchdog. */
+ * finish.c's watchdog. */
 static void last_synchronization(int64_t deadline)
 {
     MPI_Request req;
