@@ -21,26 +21,47 @@ typedef struct line {
     uint64_t *mask;          /* bit i of word i/64: byte i written by this thread */
 } line_t;
 
+/* One remote thread's direct-mapped table, made when that thread is first
+ * cached: a job of 100,000 threads costs each rank a pointer per thread
+ * until it touches them, not 100,000 tables (doc/architecture.md, "What a
+ * rank costs"). */
+typedef struct row {
+    int resident;          /* lines (table and victim) holding this thread's data */
+    unsigned char *data;   /* sets * line_size bytes, mapped as lines fill */
+    uint64_t *mask;        /* sets * words */
+    line_t lines[];        /* sets */
+} row_t;
+
 struct mupci_cache {
     mupci_cache_geometry_t g;
     mupci_cache_transport_t t;
     unsigned shift;     /* log2(line_size) */
     size_t words;       /* mask words per line */
-    line_t *table;      /* threads * sets, thread-major */
+    row_t **rows;       /* [threads]: NULL until the thread is first cached */
+    size_t nrows;       /* rows made */
     line_t *victims;    /* victim_lines entries */
-    int *resident;      /* per thread: lines (table and victim) holding its data */
+    unsigned char *victim_data;
+    uint64_t *victim_mask;
     line_t **listed;    /* every line that may hold data, for invalidation */
-    size_t nlisted;
+    size_t nlisted, listed_cap;
     unsigned char *scratch; /* a fetched line, merged under dirty bytes */
     unsigned long long clock;
     mupci_cache_stats_t stats;
-    unsigned char *data_pool;
-    uint64_t *mask_pool;
 };
 
 /* ---------------------------------------------------------------- */
 /* Creation                                                          */
 /* ---------------------------------------------------------------- */
+
+static void init_lines(mupci_cache_t *c, line_t *lines, size_t n, unsigned char *data,
+                       uint64_t *mask)
+{
+    for (size_t i = 0; i < n; i++) {
+        lines[i].tag = NO_TAG;
+        lines[i].data = data + i * c->g.line_size;
+        lines[i].mask = mask + i * c->words;
+    }
+}
 
 mupci_cache_t *mupci_cache_create(const mupci_cache_geometry_t *g,
                                   const mupci_cache_transport_t *t)
@@ -53,41 +74,78 @@ mupci_cache_t *mupci_cache_create(const mupci_cache_geometry_t *g,
     while (((size_t)1 << c->shift) < g->line_size)
         c->shift++;
     c->words = g->line_size / 64;
-    size_t nlines = (size_t)g->threads * (size_t)g->sets + (size_t)g->victim_lines;
-    /* calloc'd pools are mapped lazily: tables of threads never accessed
-     * cost address space, not memory. */
-    c->data_pool = calloc(nlines, g->line_size);
-    c->mask_pool = calloc(nlines * c->words, sizeof(uint64_t));
-    c->table = calloc(nlines, sizeof(line_t));
-    c->listed = calloc(nlines, sizeof(line_t *));
-    c->resident = calloc((size_t)g->threads, sizeof(int));
+    size_t victims = (size_t)g->victim_lines;
+    c->rows = calloc((size_t)g->threads, sizeof *c->rows);
+    c->victims = calloc(victims + 1, sizeof(line_t));
+    c->victim_data = calloc(victims + 1, g->line_size);
+    c->victim_mask = calloc((victims + 1) * c->words, sizeof(uint64_t));
+    c->listed_cap = victims;
+    c->listed = calloc(victims + 1, sizeof(line_t *));
     c->scratch = malloc(g->line_size);
-    if (!c->data_pool || !c->mask_pool || !c->table || !c->listed || !c->resident ||
+    if (!c->rows || !c->victims || !c->victim_data || !c->victim_mask || !c->listed ||
         !c->scratch) {
         mupci_cache_destroy(c);
         return NULL;
     }
-    c->victims = c->table + (size_t)g->threads * (size_t)g->sets;
-    for (size_t i = 0; i < nlines; i++) {
-        c->table[i].tag = NO_TAG;
-        c->table[i].data = c->data_pool + i * g->line_size;
-        c->table[i].mask = c->mask_pool + i * c->words;
-    }
+    init_lines(c, c->victims, victims, c->victim_data, c->victim_mask);
     return c;
+}
+
+static void free_row(row_t *r)
+{
+    if (!r)
+        return;
+    free(r->data);
+    free(r->mask);
+    free(r);
 }
 
 void mupci_cache_destroy(mupci_cache_t *c)
 {
     if (!c)
         return;
-    free(c->data_pool);
-    free(c->mask_pool);
-    free(c->table);
+    for (int t = 0; c->rows && t < c->g.threads; t++)
+        free_row(c->rows[t]);
+    free(c->rows);
+    free(c->victims);
+    free(c->victim_data);
+    free(c->victim_mask);
     free(c->listed);
-    free(c->resident);
     free(c->scratch);
     free(c);
 }
+
+/* Thread t's table, made on first use (the data and masks are calloc'd:
+ * large ones are mapped page by page as lines fill).  The invalidation
+ * list grows here, so placing a line never allocates.  NULL when memory
+ * runs out: the access then bypasses the cache. */
+static row_t *row_make(mupci_cache_t *c, int thread)
+{
+    size_t sets = (size_t)c->g.sets;
+    if (c->listed_cap < (c->nrows + 1) * sets + (size_t)c->g.victim_lines) {
+        size_t cap = c->listed_cap * 2 + sets;
+        line_t **grown = realloc(c->listed, cap * sizeof *grown);
+        if (!grown)
+            return NULL;
+        c->listed = grown;
+        c->listed_cap = cap;
+    }
+    row_t *r = calloc(1, sizeof *r + sets * sizeof(line_t));
+    if (!r)
+        return NULL;
+    r->data = calloc(sets, c->g.line_size);
+    r->mask = calloc(sets * c->words, sizeof(uint64_t));
+    if (!r->data || !r->mask) {
+        free_row(r);
+        return NULL;
+    }
+    init_lines(c, r->lines, sets, r->data, r->mask);
+    c->rows[thread] = r;
+    c->nrows++;
+    return r;
+}
+
+size_t mupci_cache_threads_cached(const mupci_cache_t *c) { return c->nrows; }
 
 const mupci_cache_stats_t *mupci_cache_stats(const mupci_cache_t *c) { return &c->stats; }
 void mupci_cache_stats_reset(mupci_cache_t *c) { memset(&c->stats, 0, sizeof c->stats); }
@@ -103,7 +161,7 @@ static void make_present(mupci_cache_t *c, line_t *l, int thread, uint64_t tag)
     l->tag = tag;
     l->thread = thread;
     l->full = 0;
-    c->resident[thread]++;
+    c->rows[thread]->resident++;
     if (!l->listed) {
         l->listed = 1;
         c->listed[c->nlisted++] = l;
@@ -114,7 +172,7 @@ static void make_empty(mupci_cache_t *c, line_t *l)
 {
     if (!present(l))
         return;
-    c->resident[l->thread]--;
+    c->rows[l->thread]->resident--;
     l->tag = NO_TAG;
     l->full = 0;
     if (l->dirty)
@@ -221,19 +279,32 @@ static void displace(mupci_cache_t *c, line_t *l)
 /* Lookup                                                            */
 /* ---------------------------------------------------------------- */
 
+static inline size_t set_index(const mupci_cache_t *c, uint64_t offset)
+{
+    return (size_t)(offset >> c->shift) & (size_t)(c->g.sets - 1);
+}
+
+/* The table line `offset` maps to, or NULL while the thread has no table. */
 static inline line_t *set_of(mupci_cache_t *c, int thread, uint64_t offset)
 {
-    size_t set = (size_t)(offset >> c->shift) & (size_t)(c->g.sets - 1);
-    return &c->table[(size_t)thread * (size_t)c->g.sets + set];
+    row_t *r = c->rows[thread];
+    return r ? &r->lines[set_index(c, offset)] : NULL;
 }
 
 /* The table line holding the line of `offset`, placing it if needed
- * (*placed = 1 then; its bytes are not valid yet). */
+ * (*placed = 1 then; its bytes are not valid yet).  NULL if the thread's
+ * table could not be made (out of memory). */
 static line_t *locate(mupci_cache_t *c, int thread, uint64_t offset, int *placed)
 {
     uint64_t tag = offset & ~(uint64_t)(c->g.line_size - 1);
     line_t *l = set_of(c, thread, offset);
     *placed = 0;
+    if (!l) {
+        row_t *r = row_make(c, thread);
+        if (!r)
+            return NULL;
+        l = &r->lines[set_index(c, offset)];
+    }
     if (l->tag == tag)
         return l;
     line_t *v = c->g.victim_lines ? victim_find(c, thread, tag) : NULL;
@@ -288,6 +359,11 @@ static size_t read_in_line(mupci_cache_t *c, int thread, uint64_t offset, void *
 {
     int placed;
     line_t *l = locate(c, thread, offset, &placed);
+    if (__builtin_expect(!l, 0)) { /* no memory for the thread's table: uncached */
+        c->t.fetch(c->t.ctx, thread, offset, dst, n);
+        c->stats.misses++;
+        return n;
+    }
     size_t at = (size_t)(offset - l->tag), fetched = 0;
     if (!l->full && !bytes_dirty(l, at, n))
         fetched = fill(c, l);
@@ -304,6 +380,11 @@ static int write_in_line(mupci_cache_t *c, int thread, uint64_t offset, const vo
 {
     int placed;
     line_t *l = locate(c, thread, offset, &placed);
+    if (__builtin_expect(!l, 0)) { /* no memory for the thread's table: uncached */
+        c->t.put(c->t.ctx, thread, offset, src, n);
+        c->stats.misses++;
+        return 1;
+    }
     size_t at = (size_t)(offset - l->tag);
     memcpy(l->data + at, src, n);
     for (size_t i = at; i < at + n; i++)
@@ -328,7 +409,7 @@ size_t mupci_cache_read(mupci_cache_t *c, int thread, uint64_t offset, void *dst
     /* The common case first: the whole access hits one fetched line. */
     size_t at = (size_t)(offset & (c->g.line_size - 1));
     line_t *l = set_of(c, thread, offset);
-    if (l->tag == offset - at && l->full && at + n <= c->g.line_size) {
+    if (l && l->tag == offset - at && l->full && at + n <= c->g.line_size) {
         if (n == sizeof(uint64_t))
             memcpy(dst, l->data + at, sizeof(uint64_t)); /* inlined */
         else
@@ -378,7 +459,7 @@ static void for_lines_in_range(mupci_cache_t *c, int thread, uint64_t lo, uint64
                 action(c, l);
         }
     } else { /* the range covers the table: scan it */
-        line_t *row = &c->table[(size_t)thread * (size_t)c->g.sets];
+        line_t *row = c->rows[thread]->lines;
         for (int s = 0; s < c->g.sets; s++)
             if (overlaps(c, &row[s], thread, lo, hi))
                 action(c, &row[s]);
@@ -393,13 +474,13 @@ static void drop(mupci_cache_t *c, line_t *l)
 
 void mupci_cache_prepare_read(mupci_cache_t *c, int thread, uint64_t offset, size_t n)
 {
-    if (n > 0 && c->resident[thread] > 0)
+    if (n > 0 && c->rows[thread] && c->rows[thread]->resident > 0)
         for_lines_in_range(c, thread, offset, offset + n, write_back);
 }
 
 void mupci_cache_prepare_write(mupci_cache_t *c, int thread, uint64_t offset, size_t n)
 {
-    if (n > 0 && c->resident[thread] > 0)
+    if (n > 0 && c->rows[thread] && c->rows[thread]->resident > 0)
         for_lines_in_range(c, thread, offset, offset + n, drop);
 }
 

@@ -2,9 +2,11 @@
 /*
  * cache.h -- the remote reference cache's logic (the MuPC report §4.4.9).
  *
- * One direct-mapped table of `sets` lines per remote thread, a small
- * fully-associative victim cache shared by all of them, write-back with a
- * per-byte dirty mask.  Pure module: data moves through a transport the
+ * One direct-mapped table of `sets` lines per remote thread, made when
+ * that thread is first cached (a rank of a large job pays for the threads
+ * it touches, plus a pointer per thread), a small fully-associative victim
+ * cache shared by all of them, write-back with a per-byte dirty mask.  A
+ * table that cannot be allocated leaves that thread uncached.  Pure module: data moves through a transport the
  * caller supplies (the message engine in the runtime, a fake in the unit
  * tests), and only the computation pthread ever touches a cache.
  *
@@ -84,6 +86,9 @@ void mupci_cache_prepare_write(mupci_cache_t *c, int thread, uint64_t offset, si
  * the number of dirty lines written back; *had_lines tells whether there
  * was anything to invalidate. */
 size_t mupci_cache_invalidate(mupci_cache_t *c, int *had_lines);
+
+/* How many threads have a table (were ever cached). */
+size_t mupci_cache_threads_cached(const mupci_cache_t *c);
 
 const mupci_cache_stats_t *mupci_cache_stats(const mupci_cache_t *c);
 void mupci_cache_stats_reset(mupci_cache_t *c);

@@ -51,11 +51,16 @@ static mupci_backoff_policy_t comm_policy, wait_policy, defer_policy;
 typedef struct batch {
     char *buf;
     size_t used;
-    int urgent; /* holds a request or reply: flush at the end of the pass */
-    int listed; /* in urgent_dests */
+    uint8_t urgent; /* holds a request or reply: flush at the end of the pass */
+    uint8_t listed; /* in urgent_dests */
+    uint8_t open;   /* in open_dests */
 } batch_t;
+/* A batch per thread of the job (24 bytes each), but the passes visit only
+ * the destinations with messages waiting: a progress pass costs what was
+ * sent, not the size of the job (doc/architecture.md, "What a rank costs"). */
 static batch_t *batches;
 static int *urgent_dests, nurgent; /* batches that became urgent, each once */
+static int *open_dests, nopen;     /* batches that may hold messages, each once */
 static char **pool;
 static int pool_count, pool_cap;
 static unsigned long appended, appended_at_last_pass;
@@ -349,10 +354,27 @@ void mupci_engine_flush(int dest)
     throttle_sends();
 }
 
+/* Send the open batches that hold urgent messages (or all of them), and
+ * forget the ones left empty. */
+static void flush_open(int flush_everything)
+{
+    int kept = 0;
+    for (int i = 0; i < nopen; i++) {
+        int d = open_dests[i];
+        batch_t *b = &batches[d];
+        if (b->used && (flush_everything || b->urgent))
+            flush_batch(d);
+        if (b->used)
+            open_dests[kept++] = d;
+        else
+            b->open = 0;
+    }
+    nopen = kept;
+}
+
 void mupci_engine_flush_all(void)
 {
-    for (int d = 0; d < nthreads; d++)
-        flush_batch(d);
+    flush_open(1);
     throttle_sends();
 }
 
@@ -367,6 +389,10 @@ void mupci_engine_send(int dest, const mupci_msg_t *hdr, const void *payload, si
         if (mupci_msg_append(b->buf, cfg->batch_size, &b->used, hdr, payload, len) != 0)
             mupci_fatal("internal error: %zu-byte payload exceeds batch_size %zu", len,
                         cfg->batch_size);
+    }
+    if (!b->open) {
+        b->open = 1;
+        open_dests[nopen++] = dest;
     }
     if (hdr->type != MUPCI_MSG_PUT && hdr->type != MUPCI_MSG_MEMSET &&
         hdr->type != MUPCI_MSG_PUT_MASKED) {
@@ -386,9 +412,8 @@ static void flush_after_pass(int flush_everything)
 {
     int quiet = appended == appended_at_last_pass;
     appended_at_last_pass = appended;
-    for (int d = 0; d < nthreads; d++)
-        if (batches[d].used && (flush_everything || quiet || batches[d].urgent))
-            flush_batch(d);
+    if (nopen)
+        flush_open(flush_everything || quiet);
 }
 
 /* ================================================================ */
@@ -884,10 +909,11 @@ void mupci_engine_init(const mupci_config_t *config, int oversubscribed)
     make_policies(oversubscribed);
     batches = calloc((size_t)nthreads, sizeof *batches);
     urgent_dests = calloc((size_t)nthreads, sizeof *urgent_dests);
+    open_dests = calloc((size_t)nthreads, sizeof *open_dests);
     nrecv = cfg->recv_buffers;
     recv_reqs = calloc((size_t)nrecv, sizeof *recv_reqs);
     recv_bufs = calloc((size_t)nrecv, sizeof *recv_bufs);
-    if (!batches || !urgent_dests || !recv_reqs || !recv_bufs)
+    if (!batches || !urgent_dests || !open_dests || !recv_reqs || !recv_bufs)
         mupci_fatal("out of memory setting up the message engine");
     for (int i = 0; i < nrecv; i++) {
         recv_bufs[i] = buffer_get();

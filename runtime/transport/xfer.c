@@ -25,15 +25,36 @@
 /* Largest masked put message: 32 words = a 2K line (the largest allowed). */
 #define MUPCI_MASKED_PIECE_WORDS 32
 
-static char *written; /* written[t]: puts to t since the last fence */
-static int nthreads;
+/* The threads put to since the last fence: a flag per thread of the job
+ * (one byte) and the list of those set, so a fence costs what was written,
+ * not the size of the job (doc/architecture.md, "What a rank costs"). */
+static char *written;      /* written[t]: t is in written_list */
+static int *written_list;  /* grows as distinct targets are written */
+static int nwritten, written_cap;
 
 void mupci_xfer_init(int threads)
 {
-    nthreads = threads;
     written = calloc((size_t)threads, 1);
     if (!written)
         mupci_fatal("out of memory");
+}
+
+static void note_written(int thread)
+{
+    if (written[thread])
+        return;
+    if (nwritten == written_cap) {
+        int cap = written_cap ? 2 * written_cap : 16;
+        int *grown = realloc(written_list, (size_t)cap * sizeof *grown);
+        if (!grown)
+            mupci_fatal("out of memory (the list of %d threads written since the last "
+                        "fence)",
+                        cap);
+        written_list = grown;
+        written_cap = cap;
+    }
+    written[thread] = 1;
+    written_list[nwritten++] = thread;
 }
 
 /* The handle of a non-blocking access that completed before it returned. */
@@ -146,7 +167,7 @@ static mupci_op_t *start_put(int thread, uint64_t offset, const void *src, size_
 {
     mupci_op_t *op = NULL;
     mupci_engine_lock();
-    written[thread] = 1;
+    note_written(thread);
     if (n <= mupci_engine_inline_max()) {
         send_msg(thread, MUPCI_MSG_PUT, 0, offset, n, src, n);
         if (ack)
@@ -218,7 +239,7 @@ void mupci_xfer_put_masked(int thread, uint64_t offset, const void *src, const u
     if (words_per_msg > MUPCI_MASKED_PIECE_WORDS)
         words_per_msg = MUPCI_MASKED_PIECE_WORDS;
     mupci_engine_lock();
-    written[thread] = 1;
+    note_written(thread);
     for (size_t w = 0; w < n / 64; w += words_per_msg) {
         size_t k = n / 64 - w < words_per_msg ? n / 64 - w : words_per_msg;
         memcpy(buf, mask + w, k * sizeof(uint64_t));
@@ -237,7 +258,7 @@ void mupci_xfer_memset(int thread, uint64_t offset, int c, size_t n)
         return;
     }
     mupci_engine_lock();
-    written[thread] = 1;
+    note_written(thread);
     send_msg(thread, MUPCI_MSG_MEMSET, (uint32_t)(unsigned char)c, offset, n, NULL, 0);
     mupci_engine_unlock();
 }
@@ -250,7 +271,7 @@ uint64_t mupci_xfer_memset_nb(int thread, uint64_t offset, int c, size_t n)
         return completed_handle();
     }
     mupci_engine_lock();
-    written[thread] = 1;
+    note_written(thread);
     send_msg(thread, MUPCI_MSG_MEMSET, (uint32_t)(unsigned char)c, offset, n, NULL, 0);
     mupci_op_t *op = mupci_op_alloc(1, NULL);
     send_msg(thread, MUPCI_MSG_ACK_REQ, op->slot, 0, 0, NULL, 0);
@@ -309,9 +330,7 @@ void mupci_xfer_fence(void)
     if (mupci_node_all_mapped())
         return; /* every access is a load or a store: nothing in flight */
     mupci_engine_lock();
-    int targets = 0;
-    for (int t = 0; t < nthreads; t++)
-        targets += written[t];
+    int targets = nwritten;
     if (targets == 0) {
         mupci_engine_unlock();
         /* Nothing to complete, but a fence is where a thread spinning on
@@ -320,12 +339,12 @@ void mupci_xfer_fence(void)
         return;
     }
     mupci_op_t *op = mupci_op_alloc(targets, NULL);
-    for (int t = 0; t < nthreads; t++) {
-        if (!written[t])
-            continue;
+    for (int i = 0; i < nwritten; i++) {
+        int t = written_list[i];
         written[t] = 0;
         send_msg(t, MUPCI_MSG_ACK_REQ, op->slot, 0, 0, NULL, 0);
     }
+    nwritten = 0;
     mupci_engine_flush_all();
     mupci_engine_unlock();
     finish(op);
