@@ -27,8 +27,10 @@ typedef struct line {
  * rank costs"). */
 typedef struct row {
     int resident;          /* lines (table and victim) holding this thread's data */
-    unsigned char *data;   /* sets * line_size bytes, mapped as lines fill */
-    uint64_t *mask;        /* sets * words */
+    unsigned char *data;   /* sets * line_size bytes, then the masks (sets * words);
+                            * one calloc, so large enough to be mapped page by
+                            * page as lines fill */
+    uint64_t *mask;        /* in data's block */
     line_t lines[];        /* sets */
 } row_t;
 
@@ -96,7 +98,6 @@ static void free_row(row_t *r)
     if (!r)
         return;
     free(r->data);
-    free(r->mask);
     free(r);
 }
 
@@ -115,8 +116,9 @@ void mupci_cache_destroy(mupci_cache_t *c)
     free(c);
 }
 
-/* Thread t's table, made on first use (the data and masks are calloc'd:
- * large ones are mapped page by page as lines fill).  The invalidation
+/* Thread t's table, made on first use: its line descriptors are written
+ * (48 bytes a set), its data and masks are mapped page by page as lines
+ * fill.  The invalidation
  * list grows here, so placing a line never allocates.  NULL when memory
  * runs out: the access then bypasses the cache. */
 static row_t *row_make(mupci_cache_t *c, int thread)
@@ -133,12 +135,12 @@ static row_t *row_make(mupci_cache_t *c, int thread)
     row_t *r = calloc(1, sizeof *r + sets * sizeof(line_t));
     if (!r)
         return NULL;
-    r->data = calloc(sets, c->g.line_size);
-    r->mask = calloc(sets * c->words, sizeof(uint64_t));
-    if (!r->data || !r->mask) {
+    r->data = calloc(1, sets * (c->g.line_size + c->words * sizeof(uint64_t)));
+    if (!r->data) {
         free_row(r);
         return NULL;
     }
+    r->mask = (uint64_t *)(r->data + sets * c->g.line_size);
     init_lines(c, r->lines, sets, r->data, r->mask);
     c->rows[thread] = r;
     c->nrows++;

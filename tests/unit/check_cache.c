@@ -11,8 +11,11 @@
 #include "run_suite.h"
 
 #include <check.h>
+#include <malloc.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #define THREADS 3
 #define SEG (64 * 1024)
@@ -342,6 +345,91 @@ START_TEST(random_mix_matches_a_shadow_copy)
 }
 END_TEST
 
+
+/* A job of 100,000 threads (the largest the model of doc/architecture.md
+ * goes to), default geometry: creating the cache costs a pointer per
+ * thread, not a table; a thread's table comes with its first access and
+ * what it costs in touched memory is a few pages; every cached line is
+ * still found, written back and invalidated. */
+#define BIG_JOB 100000
+#define BIG_LINE 1024
+#define BIG_SETS 256
+
+static size_t heap_bytes(void)
+{
+    struct mallinfo2 m = mallinfo2();
+    return m.uordblks + m.hblkhd; /* in use from the heap, and mmap'd chunks */
+}
+
+static size_t resident_bytes(void)
+{
+    long pages = 0, resident = 0;
+    FILE *f = fopen("/proc/self/statm", "r");
+    ck_assert_ptr_nonnull(f);
+    ck_assert_int_eq(fscanf(f, "%ld %ld", &pages, &resident), 2);
+    fclose(f);
+    return (size_t)resident * (size_t)sysconf(_SC_PAGESIZE);
+}
+
+static unsigned char big_seg[2 * BIG_LINE];
+static int big_fetches, big_puts;
+
+static void big_fetch(void *ctx, int t, uint64_t off, void *buf, size_t n)
+{
+    ck_assert_uint_le(off + n, sizeof big_seg);
+    memset(buf, (int)(t % 251), n);
+    big_fetches++;
+}
+
+static void big_put(void *ctx, int t, uint64_t off, const void *data, size_t n)
+{
+    ck_assert_uint_eq(((const unsigned char *)data)[0], (unsigned char)(t % 253));
+    big_puts++;
+}
+
+START_TEST(a_100000_thread_job_pays_for_the_threads_it_touches)
+{
+    size_t heap0 = heap_bytes();
+    mupci_cache_geometry_t g = {BIG_JOB, BIG_LINE, BIG_SETS, 8, 0, sizeof big_seg};
+    mupci_cache_transport_t tr = {big_fetch, big_put, fake_put_masked, NULL};
+    mupci_cache_t *c = mupci_cache_create(&g, &tr);
+    ck_assert_ptr_nonnull(c);
+    size_t created = heap_bytes() - heap0;
+    /* the row pointers, the victims and their masks, a scratch line */
+    ck_assert_msg(created <= (size_t)BIG_JOB * sizeof(void *) + 64 * 1024,
+                  "an unused cache of %d threads takes %zu bytes", BIG_JOB, created);
+    ck_assert_uint_eq(mupci_cache_threads_cached(c), 0);
+
+    /* 100 threads spread over the job: a read and a write each */
+    size_t rss0 = resident_bytes();
+    for (int t = 0; t < BIG_JOB; t += BIG_JOB / 100) {
+        uint64_t v;
+        unsigned char w = (unsigned char)(t % 253);
+        ck_assert_uint_eq(mupci_cache_read(c, t, 8, &v, sizeof v), BIG_LINE);
+        ck_assert_uint_eq(v & 0xff, (uint64_t)(t % 251));
+        int allocated;
+        mupci_cache_write(c, t, BIG_LINE + 8, &w, 1, &allocated);
+        ck_assert_int_eq(allocated, 1);
+    }
+    ck_assert_uint_eq(mupci_cache_threads_cached(c), 100);
+    ck_assert_int_eq(big_fetches, 100);
+    size_t touched = resident_bytes() - rss0;
+    /* each thread: its line descriptors (sets x 48 bytes), two data pages
+     * and a mask page; no more */
+    size_t per_thread = BIG_SETS * 48 + 3 * 4096 + 4096;
+    ck_assert_msg(touched <= 100 * per_thread,
+                  "caching 100 threads touched %zu bytes (at most %zu expected)", touched,
+                  100 * per_thread);
+
+    int had;
+    ck_assert_uint_eq(mupci_cache_invalidate(c, &had), 100);
+    ck_assert_int_eq(had, 1);
+    ck_assert_int_eq(big_puts, 100);
+    ck_assert_uint_eq(mupci_cache_stats(c)->lines_invalidated, 200);
+    mupci_cache_destroy(c);
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("cache");
@@ -357,6 +445,7 @@ int main(void)
     tcase_add_test(tc, lines_are_clipped_to_the_segment);
     tcase_add_test(tc, invalidate_empties_the_cache);
     tcase_add_loop_test(tc, random_mix_matches_a_shadow_copy, 0, 3);
+    tcase_add_test(tc, a_100000_thread_job_pays_for_the_threads_it_touches);
     suite_add_tcase(s, tc);
     return run_suite(s);
 }
