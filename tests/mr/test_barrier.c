@@ -16,11 +16,14 @@ MUPC_SHARED_ARRAY(board, long, 64, 64, MUPC_PER_THREAD)
 
 int main(void)
 {
-    /* 1. Every thread bumps every other thread's slot between barriers;
+    /* 1. Every thread bumps the slot k of the k-th thread after it (of the
+     *    64 after it in bigger jobs: every thread's, up to 64 threads);
      *    after each barrier all writes of the round are visible. */
+    int fan = THREADS < 64 ? THREADS : 64;
     for (int r = 1; r <= ROUNDS; r++) {
-        for (int t = 0; t < THREADS; t++)
-            MUPC_PUT(long, MUPC_ELEM(board, (size_t)t * 64 + MYTHREAD), (long)r * 1000 + MYTHREAD);
+        for (int k = 0; k < fan; k++)
+            MUPC_PUT(long, MUPC_ELEM(board, (size_t)((MYTHREAD + k) % THREADS) * 64 + k),
+                     (long)r * 1000 + MYTHREAD);
         if (r % 7 == MYTHREAD % 7)
             usleep(200); /* skew */
         switch (r % 3) {
@@ -28,8 +31,9 @@ int main(void)
         case 1: upc_barrier(r); break; /* named, all agree */
         default: upc_barrier(MYTHREAD == 0 ? r : r); break;
         }
-        for (int t = 0; t < THREADS; t++) {
-            long v = MUPC_GET(long, MUPC_ELEM(board, (size_t)MYTHREAD * 64 + t));
+        for (int k = 0; k < fan; k++) {
+            int t = (MYTHREAD - k + THREADS) % THREADS;
+            long v = MUPC_GET(long, MUPC_ELEM(board, (size_t)MYTHREAD * 64 + k));
             CHECK(v == (long)r * 1000 + t, "round %d: slot of thread %d is %ld", r, t, v);
         }
         upc_barrier();

@@ -1,0 +1,74 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * scale.c -- what a rank costs as the job grows (tests/scripts/scale.sh,
+ * make check-scale), beside bench/mpi_scale:
+ *   mupc.scale.pss_median_kb   mupc.scale.pss_max_kb
+ *       Pss of each thread after start-up, a barrier, a remote read and a
+ *       remote write (so the cache and the fence have run), over threads
+ *   mupc.scale.fence_one_target_us
+ *       thread 0: a relaxed write to the last thread (on another node when
+ *       there are several) and upc_fence, per pair: the fence must cost
+ *       the same whatever THREADS is (a round trip to one thread; with
+ *       hundreds of ranks per core, mostly that thread's wait for a core)
+ *   mupc.scale.fence_empty_us
+ *       thread 0: upc_fence with nothing written since the last one
+ *   mupc.scale.cache_misses  thread 0's, with the cache on
+ * Usage: mupcrun -n N bench/scale [FENCES (200)]
+ * Results are checked.
+ */
+#include <mupc_upc.h>
+
+#include "pss.h"
+#include "timing.h"
+
+MUPC_SHARED_ARRAY(word, long, 1, 1, MUPC_PER_THREAD)
+MUPC_SHARED_ARRAY(pss, long, 1, 1, MUPC_PER_THREAD)
+
+int main(int argc, char **argv)
+{
+    int fences = argc > 1 ? atoi(argv[1]) : 200;
+    int next = (MYTHREAD + 1) % THREADS, last = THREADS - 1;
+    MUPC_PUT(long, MUPC_ELEM(word, next), MYTHREAD); /* a remote write, */
+    upc_barrier();
+    long got = MUPC_GET(long, MUPC_ELEM(word, next)); /* a remote read */
+    if (got != next - 1 + (next == 0 ? THREADS : 0)) {
+        fprintf(stderr, "bench/scale: thread %d read %ld from thread %d\n", MYTHREAD, got, next);
+        upc_global_exit(1);
+    }
+    upc_barrier();
+    MUPC_PUT(long, MUPC_ELEM(pss, MYTHREAD), bench_pss_kb());
+    upc_barrier();
+    if (MYTHREAD == 0) {
+        /* nothing written: the fence's own bookkeeping */
+        double t0 = bench_now_us();
+        for (int i = 0; i < 1000; i++)
+            upc_fence;
+        double empty = (bench_now_us() - t0) / 1000;
+        t0 = bench_now_us();
+        for (int i = 0; i < fences; i++) {
+            MUPC_PUT(long, MUPC_ELEM(word, last), i);
+            upc_fence;
+        }
+        double fence = (bench_now_us() - t0) / fences;
+        double *all = malloc(sizeof *all * (size_t)THREADS), max = 0;
+        for (int t = 0; t < THREADS; t++) {
+            all[t] = (double)MUPC_GET_STRICT(long, MUPC_ELEM(pss, t));
+            max = all[t] > max ? all[t] : max;
+        }
+        mupc_cache_stats_t s;
+        int cached = mupc_cache_stats(&s);
+        printf("mupc.scale.pss_median_kb %.0f\nmupc.scale.pss_max_kb %.0f\n"
+               "mupc.scale.fence_one_target_us %.3f\nmupc.scale.fence_empty_us %.3f\n",
+               bench_median(all, THREADS), max, fence, empty);
+        if (cached)
+            printf("mupc.scale.cache_misses %llu\n", s.misses);
+        free(all);
+    }
+    upc_barrier();
+    if (MYTHREAD == last && fences > 0 &&
+        MUPC_GET(long, MUPC_ELEM(word, last)) != fences - 1) {
+        fprintf(stderr, "bench/scale: the last fenced write did not arrive\n");
+        upc_global_exit(1);
+    }
+    return 0;
+}

@@ -1,0 +1,107 @@
+#!/bin/sh
+# SPDX-License-Identifier: MIT
+# scale.sh -- make check-scale: libmupc at 16 to 1,024 threads on eight
+# emulated hosts (tools/mupc-cluster), oversubscribed on this machine, so
+# correctness, start-up and memory, not speed.  At each count: the MPI
+# program of the same shape (bench/mpi_scale) and bench/scale, each timed
+# from launch to exit, with the proportional memory (Pss) of their ranks;
+# then the test programs and the examples.  Prints a table with the marks
+# of "What a rank costs" (doc/architecture.md) and fails on a missed mark
+# or a failed program.  Root; long (about an hour to 1,024 threads on two
+# cores), so not part of make check.
+#   SCALE_THREADS   counts, multiples of 8 (default "16 256 512 1024")
+#   SCALE_PROGRAMS  programs run at each count past 16 (default below)
+#   SCALE_UCX_TLS   UCX transports (default sm,self,tcp: see below)
+. "$top_srcdir/tests/scripts/lib.sh"
+cluster=$top_builddir/tools/mupc-cluster
+if [ -z "${SCALE_TEST_INSIDE:-}" ]; then
+    reason=$("$cluster" check)
+    case $? in
+    0) ;;
+    77) echo "SKIP: $reason"; exit 77 ;;
+    *) echo "FAIL: mupc-cluster check: $reason"; exit 1 ;;
+    esac
+    SCALE_TEST_INSIDE=1 exec "$cluster" run --hosts 8 --ppn 128 --name scale -- sh "$0"
+fi
+# MPICH 4.0.2 over UCX 1.13's TCP transport alone cannot start 1,024 ranks
+# here (MPI_Init: connections time out, "Destination is unreachable"), and
+# at 512 a plain MPI program dies in MPI_Finalize (UCX's tcp_cm assertion
+# "stale_fd == -1").  Shared memory within a host and TCP between hosts is
+# what a cluster runs anyway.
+export UCX_TLS="${SCALE_UCX_TLS:-sm,self,tcp}"
+cluster_mpirun=$MPIRUN
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp" "$out"' EXIT
+ex=$top_builddir/examples
+programs=${SCALE_PROGRAMS-"$top_builddir/tests/mr/test_barrier $top_builddir/tests/mr/test_lock $ex/heat $ex/histogram"}
+
+# on_hosts N: MPIRUN puts N ranks on the 8 hosts, N/8 each, in blocks
+on_hosts() {
+    list=
+    for i in 1 2 3 4 5 6 7 8; do list="${list:+$list,}node$i:$(($1 / 8))"; done
+    printf '#!/bin/sh\nexec "%s" -hosts %s "$@"\n' "$cluster_mpirun" "$list" > "$tmp/mpirun"
+    chmod +x "$tmp/mpirun"
+    MPIRUN=$tmp/mpirun
+}
+
+now() { date +%s.%N; }
+# timed N PROGRAM ARGS...: run, and the seconds from launch to exit in $secs
+timed() {
+    t0=$(now)
+    run "$@"
+    secs=$(echo "$(now) - $t0" | bc)
+}
+value() { awk -v k="$1" '$1 == k { print $2 }' "$2"; }
+
+results=$tmp/results
+: > "$results"
+for n in ${SCALE_THREADS:-16 256 512 1024}; do
+    on_hosts "$n"
+    limit=$((120 + n * 2))
+    # start-up: the trivial programs, launch to exit
+    timed "$n" "$limit" "$top_builddir/bench/mpi_startup"
+    expect_status "$n threads: bench/mpi_startup" 0
+    mpi_secs=$secs
+    timed "$n" "$limit" "$top_builddir/bench/startup"
+    expect_status "$n threads: bench/startup" 0
+    mupc_secs=$secs
+    # memory and the fence
+    run "$n" "$limit" "$top_builddir/bench/mpi_scale"
+    expect_status "$n threads: bench/mpi_scale" 0
+    echo "$n mpi $mpi_secs $(value mpi.scale.pss_median_kb "$out") - -" | tee -a "$results"
+    run "$n" "$limit" "$top_builddir/bench/scale" 20
+    expect_status "$n threads: bench/scale" 0
+    echo "$n mupc $mupc_secs $(value mupc.scale.pss_median_kb "$out") $(value mupc.scale.fence_one_target_us "$out") $(value mupc.scale.fence_empty_us "$out")" | tee -a "$results"
+    [ "$n" -le 16 ] && continue
+    for prog in $programs; do
+        run "$n" "$((limit * 2))" "$prog"
+        expect_status "$n threads: ${prog#$top_builddir/}" 0
+    done
+done
+
+# the table, and the marks
+awk '
+    $2 == "mpi" { ms[$1] = $3; mp[$1] = $4 }
+    $2 == "mupc" { us[$1] = $3; up[$1] = $4; uf[$1] = $5; ue[$1] = $6; n[++k] = $1 }
+    END {
+        printf "%8s %9s %9s %6s %11s %11s %13s %11s\n", "threads", "MPI s", "mupc s", "ratio", "MPI Pss kB", "mupc Pss kB", "fence 1 (us)", "fence 0 (us)"
+        for (i = 1; i <= k; i++) { t = n[i]
+            printf "%8d %9.1f %9.1f %6.2f %11d %11d %13.1f %11.3f\n", t, ms[t], us[t], ms[t] > 0 ? us[t] / ms[t] : 0, mp[t], up[t], uf[t], ue[t] }
+    }' "$results"
+first=$(awk '$2 == "mupc" { print $1; exit }' "$results")
+last=$(awk '$2 == "mupc" { t = $1 } END { print t }' "$results")
+mark() { # DESCRIPTION AWK-CONDITION
+    if awk "BEGIN { exit !($2) }"; then ok "mark: $1"; else echo "---- $2"; : > "$out"; fail "mark: $1"; fi
+}
+f() { awk -v t="$1" -v w="$2" -v c="$3" '$1 == t && $2 == w { print $c }' "$results"; }
+if [ "$first" != "$last" ]; then
+    mark "Pss at $last threads <= Pss at $first + 2048 kB" "$(f "$last" mupc 4) <= $(f "$first" mupc 4) + 2048"
+    mark "Pss at $last threads <= MPI's + 2048 kB" "$(f "$last" mupc 4) <= $(f "$last" mpi 4) + 2048"
+    mark "start-up at $last threads <= 1.3 x MPI's" "$(f "$last" mupc 3) <= 1.3 * $(f "$last" mpi 3)"
+    # Oversubscribed (up to 512 ranks per core), a fence's round trip is
+    # mostly the target's wait for a core: the mark here is the fence's own
+    # work, with nothing written, which must not grow with the job.  The
+    # round trip is in the table.
+    mark "empty fence at $last threads <= 2 x at $first" "$(f "$last" mupc 6) <= 2 * $(f "$first" mupc 6)"
+fi
+finish
