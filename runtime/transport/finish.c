@@ -54,7 +54,13 @@
 /* A close normally completes in microseconds; a rank's closes are one
  * per peer it talked to. */
 #define CLOSE_GRACE_NS(threads) (200000000LL + 500000LL * (int64_t)(threads))
-#define FINISH_GRACE_NS(threads) (10000000000LL + 10000000LL * (int64_t)(threads))
+/* The watchdog's bound: 10 s and 10 ms per thread, plus twice what
+ * MPI_Init took.  MPI_Finalize's closing synchronization goes through the
+ * process manager as MPI_Init's exchange did, and both slow down alike
+ * when ranks outnumber cores: 1,024 ranks on two cores (make check-scale)
+ * took 5-6 minutes to start and over 20 s to finalize. */
+#define FINISH_GRACE_NS(threads)                                                          \
+    (10000000000LL + 10000000LL * (int64_t)(threads) + 2 * init_took_ns)
 #define PARK_SIGNAL (SIGRTMIN + 4)
 
 static pthread_mutex_t grace_lock = PTHREAD_MUTEX_INITIALIZER;
@@ -66,6 +72,7 @@ static int leaving_status, verbose_level;
 static void (*leave_fn)(int status);
 static _Atomic int64_t close_deadline_ns; /* 0: not in MPI_Finalize */
 static atomic_int closes_given_up;
+static int64_t init_took_ns; /* MPI_Init's time; meanwhile minus its start */
 
 static int64_t now_ns(void)
 {
@@ -125,6 +132,9 @@ static void take_over(void)
     pthread_create(&t, NULL, last_resort, NULL);
     leave_fn(leaving_status);
 }
+
+void mupci_finish_init_started(void) { init_took_ns = -now_ns(); }
+void mupci_finish_init_ended(void) { init_took_ns += now_ns(); }
 
 static void *watchdog(void *arg)
 {

@@ -13,6 +13,11 @@
  * MPI_Finalize still not return within a grace period, another pthread
  * parks this one for good and calls leave(status), which must not
  * return.  `verbose` prints a line when either bound acts. */
+/* Around MPI_Init: how long the job took to start bounds how long its
+ * MPI_Finalize may take before the watchdog acts. */
+void mupci_finish_init_started(void);
+void mupci_finish_init_ended(void);
+
 void mupci_finish_mpi(int status, int verbose, void (*leave)(int status));
 
 #endif

@@ -280,10 +280,12 @@ static void start_mpi(int *argc, char ***argv)
 {
     int provided = 0, required = mupci_mpi_thread_level();
     /* PMPI_: the program's own MPI_Init_thread is hybrid.c's */
+    mupci_finish_init_started();
     if (PMPI_Init_thread(argc, argv, required, &provided) != MPI_SUCCESS) {
         fprintf(stderr, "mupc: MPI_Init_thread failed\n");
         exit(1);
     }
+    mupci_finish_init_ended();
     /* Non-blocking, waited for with sleeps (job.c): MPI_Comm_dup's
      * context-id agreement busy-polls, costly when ranks outnumber cores. */
     MPI_Request dup;
