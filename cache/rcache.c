@@ -51,9 +51,9 @@ void mupci_rcache_init(const mupci_config_t *cfg, int threads)
     mupci_cache_transport_t t = {fetch, put, put_masked, NULL};
     mupci_rcache = mupci_cache_create(&g, &t);
     if (!mupci_rcache)
-        mupci_fatal("out of memory for the remote reference cache (%d threads x %d sets x "
-                    "%zu-byte lines): lower cache_sets or cache_line_size, or set cache = off",
-                    threads, cfg->cache_sets, cfg->cache_line_size);
+        mupci_fatal("out of memory for the remote reference cache (a table pointer for each "
+                    "of %d threads, %d victim lines of %zu bytes): set cache = off",
+                    threads, cfg->victim_cache_lines, cfg->cache_line_size);
     mupci_rcache_line = cfg->cache_line_size;
     geometry = (mupc_cache_geometry_t){cfg->cache_line_size, (size_t)cfg->cache_sets,
                                        (size_t)cfg->victim_cache_lines};
