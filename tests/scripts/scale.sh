@@ -86,7 +86,7 @@ awk '
     END {
         printf "%8s %9s %9s %6s %11s %11s %13s %11s\n", "threads", "MPI s", "mupc s", "ratio", "MPI Pss kB", "mupc Pss kB", "fence 1 (us)", "fence 0 (us)"
         for (i = 1; i <= k; i++) { t = n[i]
-            printf "%8d %9.1f %9.1f %6.2f %11d %11d %13.1f %11.3f\n", t, ms[t], us[t], ms[t] > 0 ? us[t] / ms[t] : 0, mp[t], up[t], uf[t], ue[t] }
+            printf "%8d %9.1f %9.1f %6.2f %11d %11d %13.1f %11.3f\n", t, ms[t], us[t], (ms[t] > 0 ? us[t] / ms[t] : 0), mp[t], up[t], uf[t], ue[t] }
     }' "$results"
 first=$(awk '$2 == "mupc" { print $1; exit }' "$results")
 last=$(awk '$2 == "mupc" { t = $1 } END { print t }' "$results")
