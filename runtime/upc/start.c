@@ -252,7 +252,11 @@ static void *compute_main(void *arg)
     on_exit(exit_hook, NULL);
     mupci_access_init_local();
     mupci_segment_run_initializers(); /* each thread its own elements; the barrier publishes them */
+    int64_t barrier_start = mupci_now_ns();
     mupci_barrier_internal("start-up barrier", __FILE__, __LINE__);
+    if (config.verbose >= 2 && mupc_mythread == 0)
+        fprintf(stderr, "mupc: thread 0: start-up: the start-up barrier took %.3f s\n",
+                (double)(mupci_now_ns() - barrier_start) * 1e-9);
     end_of_main(mupc_user_main(user_argc, user_argv));
     return NULL;
 }
@@ -276,8 +280,33 @@ static void end_of_main(int status)
 /* main                                                              */
 /* ---------------------------------------------------------------- */
 
+/* Start-up phases, printed by thread 0 at verbose = 2 once the settings
+ * are known: where a slow start goes (at 1,024 ranks on two cores,
+ * minutes). */
+#define MAX_PHASES 12
+static struct {
+    const char *what;
+    int64_t at_ns;
+} phases[MAX_PHASES];
+static int nphases;
+
+static void phase_done(const char *what)
+{
+    if (nphases < MAX_PHASES)
+        phases[nphases++] = (typeof(phases[0])){what, mupci_now_ns()};
+}
+
+static void print_phases(void)
+{
+    for (int i = 1; i < nphases; i++)
+        fprintf(stderr, "mupc: thread 0: start-up: %s took %.3f s\n", phases[i].what,
+                (double)(phases[i].at_ns - phases[i - 1].at_ns) * 1e-9);
+    nphases = 0;
+}
+
 static void start_mpi(int *argc, char ***argv)
 {
+    phase_done("launch");
     int provided = 0, required = mupci_mpi_thread_level();
     /* PMPI_: the program's own MPI_Init_thread is hybrid.c's */
     mupci_finish_init_started();
@@ -286,11 +315,13 @@ static void start_mpi(int *argc, char ***argv)
         exit(1);
     }
     mupci_finish_init_ended();
+    phase_done("MPI_Init");
     /* Non-blocking, waited for with sleeps (job.c): MPI_Comm_dup's
      * context-id agreement busy-polls, costly when ranks outnumber cores. */
     MPI_Request dup;
     MUPCI_MPI(MPI_Comm_idup(MPI_COMM_WORLD, &mupci_comm, &dup));
     mupci_job_wait(&dup);
+    phase_done("duplicating MPI_COMM_WORLD");
     MUPCI_MPI(MPI_Comm_rank(mupci_comm, &mupc_mythread));
     MUPCI_MPI(MPI_Comm_size(mupci_comm, &mupc_threads));
     mupci_fatal_mpi_ready(1);
@@ -334,19 +365,27 @@ static void start_runtime(void)
 {
     load_config();
     int threads_on_node = mupci_node_discover();
+    phase_done("finding the hosts");
     resolve_segment_size(threads_on_node);
     mupci_bounds_init(config.checks == MUPCI_CHECKS_BOUNDS); /* before the statics are placed */
     mupci_segment_init(config.segment_size, mupc_threads, config.shm);
+    phase_done("sizing and making the segment");
     mupci_engine_init(&config, node_oversubscribed(threads_on_node));
+    phase_done("starting the message engine");
     mupci_node_init(config.shm, config.simulate_nodes, mupc_mythread, mupc_threads);
+    phase_done("mapping the node's segments");
     mupci_xfer_init(mupc_threads);
     mupci_direct_init(config.direct_gets, mupc_mythread, mupc_threads);
+    phase_done("probing single-copy peers");
     mupci_barrier_init(mupc_mythread, mupc_threads);
     mupci_rv_init(mupc_threads);
     mupci_alloc_init(&config);
     mupci_lock_init();
     mupci_rcache_init(&config, mupc_threads);
     install_signal_handlers();
+    phase_done("the rest of the runtime");
+    if (config.verbose >= 2 && mupc_mythread == 0)
+        print_phases();
     if (config.verbose && mupc_mythread == 0) {
         fprintf(stderr, "mupc: %d threads; settings:\n", mupc_threads);
         mupci_config_print(stderr, &config);
