@@ -118,9 +118,10 @@ void mupci_cache_destroy(mupci_cache_t *c)
 
 /* Thread t's table, made on first use: its line descriptors are written
  * (48 bytes a set), its data and masks are mapped page by page as lines
- * fill.  The invalidation
- * list grows here, so placing a line never allocates.  NULL when memory
- * runs out: the access then bypasses the cache. */
+ * fill.  The invalidation list grows here, so placing a line never
+ * allocates.  NULL when memory runs out: the access then bypasses the
+ * cache.  Lines swap buffers across tables (swap_lines), but every block
+ * stays owned by the table or victim cache that allocated it. */
 static row_t *row_make(mupci_cache_t *c, int thread)
 {
     size_t sets = (size_t)c->g.sets;
