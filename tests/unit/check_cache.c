@@ -371,6 +371,22 @@ static size_t resident_bytes(void)
     return (size_t)resident * (size_t)sysconf(_SC_PAGESIZE);
 }
 
+/* A sanitizer's shadow memory grows the resident set with every page the
+ * program touches, and ASan's allocator writes shadow for whole blocks
+ * (make check-sanitize: 39.8 MB for the 100 threads under TSan against the
+ * 2.9 MB bound): there the footprint check says nothing about the cache, so
+ * only the plain build makes it. */
+#if defined(__SANITIZE_THREAD__) || defined(__SANITIZE_ADDRESS__)
+#define SANITIZER_SHADOWS_MEMORY 1
+#elif defined(__has_feature)
+#if __has_feature(thread_sanitizer) || __has_feature(address_sanitizer)
+#define SANITIZER_SHADOWS_MEMORY 1
+#endif
+#endif
+#ifndef SANITIZER_SHADOWS_MEMORY
+#define SANITIZER_SHADOWS_MEMORY 0
+#endif
+
 static unsigned char big_seg[2 * BIG_LINE];
 static int big_fetches, big_puts;
 
@@ -417,9 +433,10 @@ START_TEST(a_100000_thread_job_pays_for_the_threads_it_touches)
     /* each thread: its line descriptors (sets x 48 bytes), two data pages
      * and a mask page; no more */
     size_t per_thread = BIG_SETS * 48 + 3 * 4096 + 4096;
-    ck_assert_msg(touched <= 100 * per_thread,
-                  "caching 100 threads touched %zu bytes (at most %zu expected)", touched,
-                  100 * per_thread);
+    if (!SANITIZER_SHADOWS_MEMORY)
+        ck_assert_msg(touched <= 100 * per_thread,
+                      "caching 100 threads touched %zu bytes (at most %zu expected)", touched,
+                      100 * per_thread);
 
     int had;
     ck_assert_uint_eq(mupci_cache_invalidate(c, &had), 100);
