@@ -90,19 +90,20 @@ static void load_config(void)
         sleep(1);
 }
 
-/* More computation pthreads than cores on this node: yield sooner.
- * One could count both pthreads (ranks x 2 > cores), but the
+/* This node's computation pthreads per core, rounded up (1 with cores to
+ * spare): above 1 waits spin less and idle pthreads sleep longer
+ * (engine.c, make_policies).  One could count both pthreads, but the
  * communication pthread sleeps while its computation pthread waits, and
  * bench/core measured 2 ranks on 2 cores at half the get latency when they
  * spin the full spin_polls (1.6 us against 3.3 us), so only the
  * computation pthreads are counted. */
-static int node_oversubscribed(int local)
+static int ranks_per_core(int local)
 {
     cpu_set_t set;
     int cores = 1;
-    if (sched_getaffinity(0, sizeof set, &set) == 0)
+    if (sched_getaffinity(0, sizeof set, &set) == 0 && CPU_COUNT(&set) > 0)
         cores = CPU_COUNT(&set);
-    return local > cores;
+    return local > cores ? (local + cores - 1) / cores : 1;
 }
 
 /* ---------------------------------------------------------------- */
@@ -370,7 +371,8 @@ static void start_runtime(void)
     mupci_bounds_init(config.checks == MUPCI_CHECKS_BOUNDS); /* before the statics are placed */
     mupci_segment_init(config.segment_size, mupc_threads, config.shm);
     phase_done("sizing and making the segment");
-    mupci_engine_init(&config, node_oversubscribed(threads_on_node));
+    int per_core = ranks_per_core(threads_on_node);
+    mupci_engine_init(&config, per_core);
     phase_done("starting the message engine");
     mupci_node_init(config.shm, config.simulate_nodes, mupc_mythread, mupc_threads);
     phase_done("mapping the node's segments");
@@ -391,6 +393,11 @@ static void start_runtime(void)
         mupci_config_print(stderr, &config);
         report_direct_gets();
         mupci_node_describe(stderr);
+        if (per_core > 1)
+            fprintf(stderr,
+                    "mupc: %d ranks per core on thread 0's node: waits spin %d polls and idle "
+                    "communication pthreads sleep up to %lld us\n",
+                    per_core, config.spin_polls / 4, (long long)mupci_engine_longest_sleep_us());
     }
 }
 

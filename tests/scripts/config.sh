@@ -6,6 +6,13 @@
 prog=$top_builddir/tests/mr/exit_modes
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp" "$out"' EXIT
+# run_on_one_core N PROGRAM ARGS...: run, every rank on CPU 0
+run_on_one_core() {
+    n=$1
+    shift
+    timeout -k 5 60 taskset -c 0 "$MPIRUN" -n "$n" "$@" > "$out" 2>&1
+    rc=$?
+}
 
 MUPC_BATCH_SIZE=3000 run 2 30 "$prog" status 0
 expect_status "bad environment value exits 2" 2
@@ -69,4 +76,15 @@ expect_output "with the lower-case spelling" "keys are lower case: --set cache=o
 "$mupcrun" --conf "$tmp" -n 1 true > "$out" 2>&1; rc=$?
 expect_status "mupcrun --conf DIRECTORY is refused" 2
 expect_output "saying it is a directory" "is a directory"
+# Ranks per core: on one core, 8 ranks stretch the idle sleep's default
+# bound (2 ms x 8), a value the user set stays, and 3 ranks (below the
+# stretch) keep 2 ms.  The ranks inherit taskset's single core.
+MUPC_VERBOSE=1 run_on_one_core 8 "$prog" status 0
+expect_status "8 ranks on one core run" 0
+expect_output "stretch the idle sleep 8 times" \
+    "8 ranks per core on thread 0's node: waits spin 25 polls and idle communication pthreads sleep up to 16000 us"
+MUPC_VERBOSE=1 MUPC_IDLE_SLEEP_MAX_US=3000 run_on_one_core 8 "$prog" status 0
+expect_output "but not a value the user set" "8 ranks per core .* sleep up to 3000 us"
+MUPC_VERBOSE=1 run_on_one_core 3 "$prog" status 0
+expect_output "3 ranks per core keep the default" "3 ranks per core .* sleep up to 2000 us"
 finish
