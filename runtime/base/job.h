@@ -22,7 +22,7 @@ extern MPI_Comm mupci_comm;
  * ranks outnumber cores, the polling ranks took the CPU from the ones that
  * still had work, and start-up ran several times slower than MPI_Init.
  * These start the non-blocking collective, then test it with sleeps that
- * grow from 20 us to 1 ms, and beyond with the time waited (job.c). */
+ * grow from 20 us to 1 ms. */
 void mupci_job_wait(MPI_Request *req);
 void mupci_job_allgather(const void *mine, void *all, int bytes);
 void mupci_job_allreduce_min(void *inout, int count, MPI_Datatype type);
