@@ -2,10 +2,12 @@
 /*
  * idle.c -- how much CPU an idle libmupc program burns.
  *
- *   mupcrun -n N bench/idle SECONDS
+ *   mupcrun -n N bench/idle SECONDS [in-barrier]
  *
  * Every thread sleeps SECONDS in user code, then meets the others at a
- * barrier.  Each process measures the CPU time its pthreads used over that
+ * barrier.  With in-barrier only thread 0 sleeps, and the others wait for
+ * it in the barrier: the waits' own cost, which on nodes with many ranks
+ * per core is what the idle sleeps' stretch saves (engine.c).  Each process measures the CPU time its pthreads used over that
  * window (getrusage, all threads of the process); thread 0 prints the sum
  * over all threads:
  *   idle.window_cpu_s X
@@ -17,6 +19,7 @@
 
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <sys/resource.h>
 #include <time.h>
 
@@ -35,16 +38,18 @@ static double process_cpu_s(void)
 int main(int argc, char **argv)
 {
     double seconds = argc > 1 ? atof(argv[1]) : 2.0;
+    int in_barrier = argc > 2 && strcmp(argv[2], "in-barrier") == 0;
     if (THREADS > MAX_THREADS || seconds < 0) {
         if (MYTHREAD == 0)
-            fprintf(stderr, "bench/idle: usage: idle SECONDS (>= 0), at most %d threads\n",
+            fprintf(stderr, "bench/idle: usage: idle SECONDS (>= 0) [in-barrier], at most %d threads\n",
                     MAX_THREADS);
         return 2;
     }
     upc_barrier();
     double before = process_cpu_s();
     struct timespec nap = {(time_t)seconds, (long)((seconds - (time_t)seconds) * 1e9)};
-    nanosleep(&nap, NULL);
+    if (!in_barrier || MYTHREAD == 0)
+        nanosleep(&nap, NULL);
     upc_barrier();
     MUPC_PUT(double, MUPC_ELEM(cpu_s, MYTHREAD), process_cpu_s() - before);
     upc_barrier();
