@@ -41,7 +41,8 @@ int main(int argc, char **argv)
     int in_barrier = argc > 2 && strcmp(argv[2], "in-barrier") == 0;
     if (THREADS > MAX_THREADS || seconds < 0) {
         if (MYTHREAD == 0)
-            fprintf(stderr, "bench/idle: usage: idle SECONDS (>= 0) [in-barrier], at most %d threads\n",
+            fprintf(stderr,
+                    "bench/idle: usage: idle SECONDS (>= 0) [in-barrier], at most %d threads\n",
                     MAX_THREADS);
         return 2;
     }
