@@ -75,8 +75,8 @@ for n in ${SCALE_THREADS:-16 256 512 1024}; do
     echo "$n mupc $mupc_secs $(value mupc.scale.pss_median_kb "$out") $(value mupc.scale.fence_one_target_us "$out") $(value mupc.scale.fence_empty_us "$out")" | tee -a "$results"
     [ "$n" -le 16 ] && continue
     for prog in $programs; do
-        run "$n" "$((limit * 2))" "$prog"
-        expect_status "$n threads: ${prog#$top_builddir/}" 0
+        timed "$n" "$((limit * 2))" "$prog"
+        expect_status "$n threads: ${prog#$top_builddir/} ($secs s)" 0
     done
 done
 
