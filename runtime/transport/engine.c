@@ -904,7 +904,10 @@ int mupci_engine_shutting_down(void) { return atomic_load(&shutdown_flag); }
  * sees the message only when it wakes: tests/mr/test_lock at 64 threads
  * on 4 emulated hosts (16 ranks per host of 2 cores), where a lock is
  * handed on across hosts, took 105 s unstretched and had not ended after
- * 4 minutes with these waits stretched too; stretched as here, 90 s.  A
+ * 4 minutes with these waits stretched too; stretched as here, 90 s.  The
+ * price: a request from another node to a rank that computes, or sleeps
+ * in a bell-ended wait, may wait that much longer for its communication
+ * pthread, where a core would not often have been free sooner anyway.  A
  * value the user set is taken as it is. */
 #define STRETCH_FROM 4 /* 2-3 ranks per core (4 threads on 2 cores) keep the default */
 #define IDLE_SLEEP_CEILING_US 32000

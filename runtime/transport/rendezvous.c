@@ -232,7 +232,6 @@ void mupci_rv_wait_arrivals(int64_t timeout_ns)
     mupci_engine_wait(arrivals_in, &deadline);
 }
 
-
 /* The end of main is checked by its own rules (mismatch): it is not one
  * of the calls a barrier counts. */
 uint64_t mupci_rv_calls_made(void) { return calls_made - (uint64_t)main_ended; }
