@@ -7,8 +7,9 @@
  * Every thread sleeps SECONDS in user code, then meets the others at a
  * barrier.  With in-barrier only thread 0 sleeps, and the others wait for
  * it in the barrier: the waits' own cost, which on nodes with many ranks
- * per core is what the idle sleeps' stretch saves (engine.c).  Each process measures the CPU time its pthreads used over that
- * window (getrusage, all threads of the process); thread 0 prints the sum
+ * per core is what the idle sleeps' stretch saves (engine.c).  Each
+ * process measures the CPU time its pthreads used over that window
+ * (getrusage, all threads of the process); thread 0 prints the sum
  * over all threads:
  *   idle.window_cpu_s X
  * run-bench runs SECONDS=2 and SECONDS=0 and reports the difference as

@@ -25,4 +25,15 @@
 #define CHECK_EQ_LL(a, b)                                                               \
     CHECK((long long)(a) == (long long)(b), "%lld != %lld", (long long)(a), (long long)(b))
 
+/* A contention loop's iterations per thread: `small` up to 16 threads,
+ * then `total` shared out (at least `least` each), so the target is as
+ * contended at 1,024 threads without hours of cross-host round trips in
+ * make check-scale (128 ranks to an emulated host of 2 cores). */
+static inline int per_thread_share(int small, int total, int least)
+{
+    if (THREADS <= 16)
+        return small;
+    return total / THREADS > least ? total / THREADS : least;
+}
+
 #endif

@@ -9,16 +9,6 @@
 #include <upc_atomic.h>
 #include <upc_castable.h>
 
-/* Operations per thread and loop: 400 up to 16 threads, then 6,400 in
- * all (at least 10 each): as contended at 1,024 threads, without hours of
- * cross-host round trips to one target in make check-scale. */
-static int ops_per_thread(void)
-{
-    if (THREADS <= 16)
-        return 400;
-    return 6400 / THREADS > 10 ? 6400 / THREADS : 10;
-}
-
 /* XOR's operand: bit MYTHREAD mod 64 (a shift by 64 or more is undefined). */
 static int64_t xor_bit(int thread) { return (int64_t)1 << (thread % 64); }
 
@@ -33,7 +23,7 @@ static mupc_ptr_t cell(int t, int i) { return MUPC_ELEM(cells, (size_t)t * 8 + (
 int main(void)
 {
     int host = THREADS - 1; /* remote for everyone but the last thread */
-    const int N = ops_per_thread();
+    const int N = per_thread_share(400, 6400, 10); /* operations per loop */
     upc_atomicdomain_t *d64 = upc_all_atomicdomain_alloc(
         UPC_INT64, UPC_ADD | UPC_INC | UPC_CSWAP | UPC_GET | UPC_SET | UPC_MAX | UPC_XOR, 0);
     upc_atomicdomain_t *dd = upc_all_atomicdomain_alloc(UPC_DOUBLE, UPC_ADD | UPC_GET, 0);

@@ -14,17 +14,6 @@
 
 #include <unistd.h>
 
-/* Acquisitions per thread: 300 up to 16 threads, then 4,800 in all (at
- * least 20 each), so the lock is as contended at 1,024 threads but the
- * test does not take hours: every handoff crosses hosts in make
- * check-scale, 128 ranks to a host of 2 cores. */
-static int rounds(void)
-{
-    if (THREADS <= 16)
-        return 300;
-    return 4800 / THREADS > 20 ? 4800 / THREADS : 20;
-}
-
 MUPC_SHARED_ARRAY(counter, long, 1, 1, MUPC_PER_THREAD)
 MUPC_SHARED_ARRAY(owner, long, 1, 1, MUPC_PER_THREAD)
 MUPC_SHARED_ARRAY(order, long, 8, 8, MUPC_PER_THREAD)
@@ -54,7 +43,7 @@ static void hammer(upc_lock_t l, const char *what)
         MUPC_PUT(long, MUPC_ELEM(counter, data_thread()), 0);
     }
     upc_barrier();
-    int n = rounds();
+    int n = per_thread_share(300, 4800, 20); /* acquisitions */
     for (int i = 0; i < n; i++) {
         upc_lock(l);
         critical_section();
