@@ -924,6 +924,8 @@ static int64_t stretched_sleep_ns(int ranks_per_core)
     return us * 1000;
 }
 
+int mupci_engine_wait_spins(void) { return wait_policy.spin_polls; }
+
 int64_t mupci_engine_longest_sleep_us(void) { return idle_longest_ns / 1000; }
 
 static void make_policies(int ranks_per_core)

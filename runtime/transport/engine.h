@@ -36,7 +36,9 @@
  * rounded up (1 when there are cores to spare): it sets how long waits
  * spin and idle pthreads sleep (make_policies). */
 void mupci_engine_init(const mupci_config_t *cfg, int ranks_per_core);
-/* The longest sleep of an idle communication pthread, in microseconds. */
+/* What init chose: polls a wait spins before it yields, and the longest
+ * sleep of an idle communication pthread, in microseconds. */
+int mupci_engine_wait_spins(void);
 int64_t mupci_engine_longest_sleep_us(void);
 /* Serve requests until mupci_engine_request_shutdown(); returns the status. */
 int mupci_engine_comm_loop(void);

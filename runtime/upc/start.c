@@ -397,7 +397,8 @@ static void start_runtime(void)
             fprintf(stderr,
                     "mupc: %d ranks per core on thread 0's node: waits spin %d polls and idle "
                     "communication pthreads sleep up to %lld us\n",
-                    per_core, config.spin_polls / 4, (long long)mupci_engine_longest_sleep_us());
+                    per_core, mupci_engine_wait_spins(),
+                    (long long)mupci_engine_longest_sleep_us());
     }
 }
 
