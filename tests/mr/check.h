@@ -36,4 +36,24 @@ static inline int per_thread_share(int small, int total, int least)
     return total / THREADS > least ? total / THREADS : least;
 }
 
+/* The threads an all-pairs loop visits: every thread up to 16 threads;
+ * past that the first two, the middle one and the last two, the same on
+ * every thread (a collective may take them as roots), so a test that
+ * checks every pair stays O(THREADS) in all at 1,024 threads (make
+ * check-scale).  Fills out[] and returns how many. */
+#define SAMPLED_THREADS_MAX 16
+static inline int sampled_threads(int out[SAMPLED_THREADS_MAX])
+{
+    int n = 0;
+    if (THREADS <= SAMPLED_THREADS_MAX) {
+        for (int t = 0; t < THREADS; t++)
+            out[n++] = t;
+        return n;
+    }
+    const int picks[] = {0, 1, THREADS / 2, THREADS - 2, THREADS - 1};
+    for (size_t k = 0; k < sizeof picks / sizeof picks[0]; k++)
+        out[n++] = picks[k];
+    return n;
+}
+
 #endif

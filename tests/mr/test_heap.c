@@ -61,7 +61,10 @@ static void global_alloc_concurrent(void)
 {
     mupc_ptr_t mine[PER_THREAD];
     size_t words[PER_THREAD];
-    for (int round = 0; round < ROUNDS; round++) {
+    /* each round writes and reads a block on every thread: past 16
+     * threads, fewer rounds (one at 256 and more) keep it O(THREADS) */
+    int rounds = per_thread_share(ROUNDS, 16 * ROUNDS, 1);
+    for (int round = 0; round < rounds; round++) {
         for (int k = 0; k < PER_THREAD; k++) {
             size_t bytes = 8 * (size_t)(1 + (MYTHREAD + k + round) % 7);
             words[k] = bytes / 8 * (size_t)THREADS;

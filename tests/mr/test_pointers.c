@@ -6,6 +6,8 @@
  */
 #include "check.h"
 
+#include <stdlib.h>
+
 #define N 5 /* elements per thread */
 
 MUPC_SHARED_ARRAY(cyclic, long, N, 1, MUPC_PER_THREAD)   /* shared [1] long [N*THREADS] */
@@ -48,16 +50,17 @@ static void check_array(const char *name, mupc_ptr_t base, size_t blocksize, siz
               name);
     }
     /* affinity sizes add up and match the element counts */
-    size_t sum = 0;
+    size_t sum = 0, *count = calloc((size_t)THREADS, sizeof *count);
+    CHECK(count != NULL, "out of memory");
+    for (size_t i = 0; i < total; i++) /* one pass: O(THREADS) at 1,024 threads too */
+        count[upc_threadof(mupc_ptr_index(base, i, sizeof(long), blocksize))]++;
     for (int t = 0; t < THREADS; t++) {
         size_t bytes = upc_affinitysize(total * sizeof(long), blocksize * sizeof(long), t);
-        size_t count = 0;
-        for (size_t i = 0; i < total; i++)
-            count += upc_threadof(mupc_ptr_index(base, i, sizeof(long), blocksize)) == (size_t)t;
-        CHECK(bytes == count * sizeof(long), "%s: affinitysize(thread %d) = %zu, want %zu",
-              name, t, bytes, count * sizeof(long));
+        CHECK(bytes == count[t] * sizeof(long), "%s: affinitysize(thread %d) = %zu, want %zu",
+              name, t, bytes, count[t] * sizeof(long));
         sum += bytes;
     }
+    free(count);
     CHECK(sum == total * sizeof(long), "%s: affinity sizes sum", name);
     upc_barrier();
 }

@@ -2,7 +2,8 @@
 /*
  * test_wake.c -- waiters that have gone to sleep are woken: a barrier
  * (blocking and split phase) and a broadcast with one thread arriving
- * ~50 ms late, each thread in turn; a lock held ~50 ms while every other thread queues on
+ * ~50 ms late, each thread in turn (past 16 threads, five of them:
+ * sampled_threads in check.h); a lock held ~50 ms while every other thread queues on
  * it; and at the end, upc_global_exit(0) from the last thread while the
  * others sleep in a lock and in a barrier, which must end the job (status
  * 0) instead of hanging or releasing them.  A waiter released early, or
@@ -154,11 +155,12 @@ int main(void)
     const char *limit = getenv("TEST_WAKE_MAX_MS");
     max_ms = limit ? atof(limit) : 0;
     long value = 1;
-    for (int late = 0; late < THREADS; late++)
+    int lates[SAMPLED_THREADS_MAX], nlates = sampled_threads(lates);
+    for (int k = 0; k < nlates; k++)
         for (int split = 0; split < 2; split++)
-            late_barrier(late, value++, split);
-    for (int late = 0; late < THREADS; late++)
-        late_broadcast(late, value++);
+            late_barrier(lates[k], value++, split);
+    for (int k = 0; k < nlates; k++)
+        late_broadcast(lates[k], value++);
     upc_lock_t l = upc_all_lock_alloc();
     slept_lock(l);
     if (THREADS > 1)

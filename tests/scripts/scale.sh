@@ -11,7 +11,8 @@
 # threads takes 5-10 minutes; tests/mr/test_barrier took 4 at 256), so not
 # part of make check.
 #   SCALE_THREADS   counts, multiples of 8 (default "16 256 512 1024")
-#   SCALE_PROGRAMS  programs run at each count past 16 (default below)
+#   SCALE_PROGRAMS  programs run at each count past 16 (default below:
+#                   every test program and example)
 #   SCALE_UCX_TLS   UCX transports (default sm,self,tcp: see below)
 . "$top_srcdir/tests/scripts/lib.sh"
 cluster=$top_builddir/tools/mupc-cluster
@@ -34,7 +35,15 @@ cluster_mpirun=$MPIRUN
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp" "$out"' EXIT
 ex=$top_builddir/examples
-programs=${SCALE_PROGRAMS-"$top_builddir/tests/mr/test_barrier $top_builddir/tests/mr/test_lock $ex/heat $ex/histogram"}
+mr=$top_builddir/tests/mr
+# Each entry a program and its arguments joined by commas; THREADS in an
+# argument becomes the thread count.  The test programs bound their
+# all-pairs loops past 16 threads (tests/mr/check.h); matmul's N must be a
+# multiple of THREADS.
+programs=${SCALE_PROGRAMS-"$mr/test_barrier $mr/test_lock $mr/test_atomic $mr/test_access
+    $mr/test_pointers $mr/test_memory_model $mr/test_heap $mr/test_cache $mr/test_nb
+    $mr/test_nonblocking $mr/test_wake $mr/test_coll
+    $ex/heat $ex/histogram $ex/sobel $ex/matmul,--loop,temporal,THREADS"}
 
 # on_hosts N: MPIRUN puts N ranks on the 8 hosts, N/8 each, in blocks
 on_hosts() {
@@ -74,9 +83,11 @@ for n in ${SCALE_THREADS:-16 256 512 1024}; do
     expect_status "$n threads: bench/scale" 0
     echo "$n mupc $mupc_secs $(value mupc.scale.pss_median_kb "$out") $(value mupc.scale.fence_one_target_us "$out") $(value mupc.scale.fence_empty_us "$out")" | tee -a "$results"
     [ "$n" -le 16 ] && continue
-    for prog in $programs; do
-        timed "$n" "$((limit * 2))" "$prog"
-        expect_status "$n threads: ${prog#$top_builddir/} ($secs s)" 0
+    for entry in $programs; do
+        # shellcheck disable=SC2046 # the commas split an entry's words
+        set -- $(echo "$entry" | sed -e "s/,/ /g" -e "s/THREADS/$n/g")
+        timed "$n" "$((limit * 2))" "$@"
+        expect_status "$n threads: ${entry#$top_builddir/} ($secs s)" 0
     done
 done
 
