@@ -1,21 +1,70 @@
 /* SPDX-License-Identifier: MIT */
 /* job.c -- the job's identity (job.h). */
+#define _GNU_SOURCE /* sched_getaffinity, CPU_COUNT */
 #include "base/job.h"
 #include "base/fatal.h"
 
 #include <errno.h>
+#include <sched.h>
+#include <stdlib.h>
 #include <time.h>
 
 int mupc_threads = 1;
 int mupc_mythread = 0;
 MPI_Comm mupci_comm = MPI_COMM_NULL;
 
+/* The longest sleep between tests: 1 ms, or on a node where ranks
+ * outnumber cores JOB_STRETCH_FROM to 1 or more, 250 us per rank per core,
+ * up to 16 ms.  At 1,024 ranks on two cores (make check-scale, 128 ranks
+ * on each of 8 emulated hosts) every rank that had left MPI_Init woke each
+ * millisecond to test, the cores were busy 100 % of the time, and the
+ * ranks still in MPI_Init, or with a collective's message to forward,
+ * waited for one: the start-up collectives took 16-17 s in all at 1 ms,
+ * 6-8 s at 16 ms.  Fewer ranks per core keep 1 ms: a collective's round
+ * can wait for a sleeping rank's next test, and 16 ranks on this machine's
+ * 2 cores started in 1.05 s with 8 ms sleeps against 0.66 s with 1 ms.
+ * Until the node layout is known (mupci_job_stretch_waits), the process
+ * manager's count of this node's ranks stands in for it (Hydra's
+ * MPI_LOCALNRANKS). */
+#define JOB_STRETCH_FROM 32
+#define JOB_WAIT_NS 1000000L
+#define JOB_WAIT_PER_RANK_NS 250000L
+#define JOB_WAIT_CEILING_NS 16000000L
+static long longest_wait_ns;
+
+/* Only the computation pthreads are counted.  One could count both, but
+ * the communication pthread sleeps while its computation pthread waits,
+ * and bench/core measured 2 ranks on 2 cores at half the get latency when
+ * they spin the full spin_polls (1.6 us against 3.3 us). */
+int mupci_job_ranks_per_core(int ranks_on_node)
+{
+    cpu_set_t set;
+    int cores = 1;
+    if (sched_getaffinity(0, sizeof set, &set) == 0 && CPU_COUNT(&set) > 0)
+        cores = CPU_COUNT(&set);
+    return ranks_on_node > cores ? (ranks_on_node + cores - 1) / cores : 1;
+}
+
+void mupci_job_stretch_waits(int ranks_per_core)
+{
+    longest_wait_ns = JOB_WAIT_NS;
+    if (ranks_per_core >= JOB_STRETCH_FROM)
+        longest_wait_ns = ranks_per_core * JOB_WAIT_PER_RANK_NS < JOB_WAIT_CEILING_NS
+                              ? ranks_per_core * JOB_WAIT_PER_RANK_NS
+                              : JOB_WAIT_CEILING_NS;
+}
+
 /* Test, then sleep: the first tests come quickly (a collective among
  * ranks that arrive together finishes in microseconds), then the period
- * doubles up to 1 ms, so a rank that waits long for a slow one costs
- * about a thousand wake-ups a second rather than a core. */
+ * doubles up to the longest sleep, so a rank that waits long for a slow
+ * one costs about a thousand wake-ups a second or fewer rather than a
+ * core. */
 void mupci_job_wait(MPI_Request *req)
 {
+    if (longest_wait_ns == 0) {
+        const char *local = getenv("MPI_LOCALNRANKS");
+        mupci_job_stretch_waits(mupci_job_ranks_per_core(local ? atoi(local) : 1));
+    }
     long period_ns = 20000;
     for (;;) {
         int done = 0;
@@ -25,8 +74,8 @@ void mupci_job_wait(MPI_Request *req)
         struct timespec ts = {0, period_ns};
         while (nanosleep(&ts, &ts) != 0 && errno == EINTR)
             ;
-        if (period_ns < 1000000)
-            period_ns *= 2;
+        if (period_ns < longest_wait_ns)
+            period_ns = 2 * period_ns < longest_wait_ns ? 2 * period_ns : longest_wait_ns;
     }
 }
 

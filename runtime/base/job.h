@@ -22,8 +22,14 @@ extern MPI_Comm mupci_comm;
  * ranks outnumber cores, the polling ranks took the CPU from the ones that
  * still had work, and start-up ran several times slower than MPI_Init.
  * These start the non-blocking collective, then test it with sleeps that
- * grow from 20 us to 1 ms. */
+ * grow from 20 us to 1 ms, or longer on a node with many ranks per core
+ * (job.c). */
 void mupci_job_wait(MPI_Request *req);
+/* How many ranks share each core this process may run on, rounded up, for
+ * RANKS_ON_NODE ranks on this node (1 when the cores suffice). */
+int mupci_job_ranks_per_core(int ranks_on_node);
+/* The node layout is known: stretch the waits' sleeps for it. */
+void mupci_job_stretch_waits(int ranks_per_core);
 void mupci_job_allgather(const void *mine, void *all, int bytes);
 void mupci_job_allreduce_min(void *inout, int count, MPI_Datatype type);
 

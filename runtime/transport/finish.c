@@ -168,9 +168,13 @@ void mupci_finish_mpi(int status, int verbose, void (*leave)(int status))
     finalizing_thread = pthread_self();
     pthread_t dog;
     MUPCI_PT(pthread_create(&dog, NULL, watchdog, NULL));
-    atomic_store(&close_deadline_ns, now_ns() + CLOSE_GRACE_NS(mupc_threads));
+    int64_t finalize_start = now_ns();
+    atomic_store(&close_deadline_ns, finalize_start + CLOSE_GRACE_NS(mupc_threads));
     PMPI_Finalize(); /* the program's own MPI_Finalize is hybrid.c's */
     atomic_store(&close_deadline_ns, 0);
+    if (verbose >= 2 && mupc_mythread == 0)
+        fprintf(stderr, "mupc: thread 0: exit: MPI_Finalize took %.3f s\n",
+                (double)(now_ns() - finalize_start) * 1e-9);
     if (verbose && atomic_load(&closes_given_up))
         fprintf(stderr, "mupc: thread %d: MPI_Finalize: UCX endpoint closes still waiting for "
                         "their peers after %lld ms were left to UCX (its TCP transport at "

@@ -90,22 +90,6 @@ static void load_config(void)
         sleep(1);
 }
 
-/* This node's computation pthreads per core, rounded up (1 with cores to
- * spare): above 1 waits spin less and idle pthreads sleep longer
- * (engine.c, make_policies).  One could count both pthreads, but the
- * communication pthread sleeps while its computation pthread waits, and
- * bench/core measured 2 ranks on 2 cores at half the get latency when they
- * spin the full spin_polls (1.6 us against 3.3 us), so only the
- * computation pthreads are counted. */
-static int ranks_per_core(int local)
-{
-    cpu_set_t set;
-    int cores = 1;
-    if (sched_getaffinity(0, sizeof set, &set) == 0 && CPU_COUNT(&set) > 0)
-        cores = CPU_COUNT(&set);
-    return local > cores ? (local + cores - 1) / cores : 1;
-}
-
 /* ---------------------------------------------------------------- */
 /* Crashes and stray exit() calls                                    */
 /* ---------------------------------------------------------------- */
@@ -269,9 +253,13 @@ static void end_of_main(int status)
     /* Where main returned is unknown: no position (NULL, 0), not ours. */
     mupci_gasp_exit_event(GASP_UPC_COLLECTIVE_EXIT, GASP_START, NULL, 0, status);
     mupci_rv_main_end();
+    int64_t barrier_start = mupci_now_ns();
     mupci_barrier_exit(__FILE__, __LINE__);
     if (mupc_mythread == 0) /* bounded: after a global exit a peer may be gone */
         mupci_rv_wait_arrivals(2000000000LL);
+    if (config.verbose >= 2 && mupc_mythread == 0)
+        fprintf(stderr, "mupc: thread 0: exit: the final barrier took %.3f s\n",
+                (double)(mupci_now_ns() - barrier_start) * 1e-9);
     mupci_gasp_exit_event(GASP_UPC_COLLECTIVE_EXIT, GASP_END, NULL, 0, status);
     atomic_store(&main_returned, 1);
     mupci_engine_request_shutdown(status);
@@ -367,11 +355,14 @@ static void start_runtime(void)
     load_config();
     int threads_on_node = mupci_node_discover();
     phase_done("finding the hosts");
+    /* above 1, waits spin less and idle pthreads sleep longer (engine.c,
+     * make_policies; job.c for the start-up collectives) */
+    int per_core = mupci_job_ranks_per_core(threads_on_node);
+    mupci_job_stretch_waits(per_core);
     resolve_segment_size(threads_on_node);
     mupci_bounds_init(config.checks == MUPCI_CHECKS_BOUNDS); /* before the statics are placed */
     mupci_segment_init(config.segment_size, mupc_threads, config.shm);
     phase_done("sizing and making the segment");
-    int per_core = ranks_per_core(threads_on_node);
     mupci_engine_init(&config, per_core);
     phase_done("starting the message engine");
     mupci_node_init(config.shm, config.simulate_nodes, mupc_mythread, mupc_threads);
