@@ -56,4 +56,14 @@ static inline int sampled_threads(int out[SAMPLED_THREADS_MAX])
     return n;
 }
 
+/* Is thread t one of sampled_threads()? */
+static inline int thread_is_sampled(int t)
+{
+    int picks[SAMPLED_THREADS_MAX], n = sampled_threads(picks);
+    for (int k = 0; k < n; k++)
+        if (picks[k] == t)
+            return 1;
+    return 0;
+}
+
 #endif
