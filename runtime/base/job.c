@@ -2,6 +2,7 @@
 /* job.c -- the job's identity (job.h). */
 #define _GNU_SOURCE /* sched_getaffinity, CPU_COUNT */
 #include "base/job.h"
+#include "base/backoff.h"
 #include "base/fatal.h"
 
 #include <errno.h>
@@ -28,6 +29,7 @@ MPI_Comm mupci_comm = MPI_COMM_NULL;
  * MPI_LOCALNRANKS). */
 #define JOB_STRETCH_FROM 32
 #define JOB_WAIT_NS 1000000L
+#define JOB_WAIT_SHORTEST_NS 20000L
 #define JOB_WAIT_PER_RANK_NS 250000L
 #define JOB_WAIT_CEILING_NS 16000000L
 static long longest_wait_ns;
@@ -58,19 +60,26 @@ void mupci_job_stretch_waits(int ranks_per_core)
  * ranks that arrive together finishes in microseconds), then the period
  * doubles up to the longest sleep, so a rank that waits long for a slow
  * one costs about a thousand wake-ups a second or fewer rather than a
- * core. */
-void mupci_job_wait(MPI_Request *req)
+ * core.  Work that serve() did starts the period again from the
+ * shortest: whoever sent it may be waiting for an answer. */
+int mupci_job_wait_serving(MPI_Request *req, int (*serve)(void), int64_t deadline_ns)
 {
     if (longest_wait_ns == 0) {
         const char *local = getenv("MPI_LOCALNRANKS");
         mupci_job_stretch_waits(mupci_job_ranks_per_core(local ? atoi(local) : 1));
     }
-    long period_ns = 20000;
+    long period_ns = JOB_WAIT_SHORTEST_NS;
     for (;;) {
         int done = 0;
         MUPCI_MPI(MPI_Test(req, &done, MPI_STATUS_IGNORE));
         if (done)
-            return;
+            return 1;
+        if (deadline_ns && mupci_now_ns() >= deadline_ns)
+            return 0;
+        if (serve && serve()) {
+            period_ns = JOB_WAIT_SHORTEST_NS;
+            continue;
+        }
         struct timespec ts = {0, period_ns};
         while (nanosleep(&ts, &ts) != 0 && errno == EINTR)
             ;
@@ -78,6 +87,8 @@ void mupci_job_wait(MPI_Request *req)
             period_ns = 2 * period_ns < longest_wait_ns ? 2 * period_ns : longest_wait_ns;
     }
 }
+
+void mupci_job_wait(MPI_Request *req) { mupci_job_wait_serving(req, NULL, 0); }
 
 void mupci_job_allgather(const void *mine, void *all, int bytes)
 {

@@ -14,6 +14,7 @@
 #include "mupc.h"
 
 #include <mpi.h>
+#include <stdint.h>
 
 extern MPI_Comm mupci_comm;
 
@@ -25,6 +26,10 @@ extern MPI_Comm mupci_comm;
  * grow from 20 us to 1 ms, or longer on a node with many ranks per core
  * (job.c). */
 void mupci_job_wait(MPI_Request *req);
+/* The same wait, calling SERVE (when not NULL) between tests: a sleep
+ * follows only a call that did no work.  Returns 1 when REQ completed, 0
+ * when DEADLINE_NS (CLOCK_MONOTONIC; 0: none) passed first. */
+int mupci_job_wait_serving(MPI_Request *req, int (*serve)(void), int64_t deadline_ns);
 /* How many ranks share each core this process may run on, rounded up, for
  * RANKS_ON_NODE ranks on this node (1 when the cores suffice). */
 int mupci_job_ranks_per_core(int ranks_on_node);

@@ -399,7 +399,11 @@ static void leave_process(int status) __attribute__((noreturn));
  * UCX's TCP transport it can hang after the program has ended). */
 static void finish_runtime(int status)
 {
+    int64_t finalize_start = mupci_now_ns();
     mupci_engine_finalize(); /* keeps the progress lock: nobody enters MPI again */
+    if (config.verbose >= 2 && mupc_mythread == 0)
+        fprintf(stderr, "mupc: thread 0: exit: the last traffic and synchronization took %.3f s\n",
+                (double)(mupci_now_ns() - finalize_start) * 1e-9);
     MPI_Comm_free(&mupci_comm);
     mupci_finish_mpi(status, config.verbose, leave_process);
 }
