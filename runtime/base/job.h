@@ -19,10 +19,11 @@
 extern MPI_Comm mupci_comm;
 
 /* Start-up collectives over mupci_comm that give up the core while they
- * wait.  MPICH busy-polls inside a blocking collective; at start-up, when
- * ranks outnumber cores, the polling ranks took the CPU from the ones that
- * still had work, and start-up ran several times slower than MPI_Init.
- * These start the non-blocking collective, then test it with sleeps that
+ * wait (and, with mupci_job_wait_serving, the last synchronization at
+ * exit, engine.c).  MPICH busy-polls inside a blocking collective; at
+ * start-up, when ranks outnumber cores, the polling ranks took the CPU
+ * from the ones that still had work, and start-up ran several times
+ * slower than MPI_Init.  These start the non-blocking collective, then test it with sleeps that
  * grow from 20 us to 1 ms, or longer on a node with many ranks per core
  * (job.c). */
 void mupci_job_wait(MPI_Request *req);
