@@ -23,9 +23,9 @@ extern MPI_Comm mupci_comm;
  * exit, engine.c).  MPICH busy-polls inside a blocking collective; at
  * start-up, when ranks outnumber cores, the polling ranks took the CPU
  * from the ones that still had work, and start-up ran several times
- * slower than MPI_Init.  These start the non-blocking collective, then test it with sleeps that
- * grow from 20 us to 1 ms, or longer on a node with many ranks per core
- * (job.c). */
+ * slower than MPI_Init.  These start the non-blocking collective, then
+ * test it with sleeps that grow from 20 us to 1 ms, or longer on a node
+ * with many ranks per core (job.c). */
 void mupci_job_wait(MPI_Request *req);
 /* The same wait, calling SERVE (when not NULL) between tests: a sleep
  * follows only a call that did no work.  Returns 1 when REQ completed, 0
