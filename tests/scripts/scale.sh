@@ -26,7 +26,8 @@ if [ -z "${SCALE_TEST_INSIDE:-}" ]; then
     77) echo "SKIP: $reason"; exit 77 ;;
     *) echo "FAIL: mupc-cluster check: $reason"; exit 1 ;;
     esac
-    SCALE_TEST_INSIDE=1 exec "$cluster" run --hosts 8 --ppn 128 --name scale -- sh "$0"
+    # a name beginning with mupc: "mupc-cluster clean" removes it after an interrupted run
+    SCALE_TEST_INSIDE=1 exec "$cluster" run --hosts 8 --ppn 128 --name mupcscale -- sh "$0"
 fi
 # MPICH 4.0.2 over UCX 1.13's TCP transport alone cannot start 1,024 ranks
 # here (MPI_Init: connections time out, "Destination is unreachable"), and
