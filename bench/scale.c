@@ -7,9 +7,16 @@
  *       remote write (so the cache and the fence have run), over threads
  *   mupc.scale.fence_one_target_us
  *       thread 0: a relaxed write to the last thread (on another node when
- *       there are several) and upc_fence, per pair: the fence must cost
- *       the same whatever THREADS is (a round trip to one thread; with
- *       hundreds of ranks per core, mostly that thread's wait for a core)
+ *       there are several) and upc_fence, per pair, while the last thread
+ *       waits in upc_barrier: a round trip to one thread, which with
+ *       hundreds of ranks per core is mostly the time the target's
+ *       communication pthread sleeps before it looks (its idle sleeps
+ *       stretch with the ranks per core, runtime/transport/engine.c)
+ *   mupc.scale.fence_one_polling_us
+ *       the same while the last thread polls (a loop of strict reads of
+ *       its own flag, each a fence that runs progress), so the target
+ *       answers as soon as the message is in: the fence's cost, round
+ *       trip included, which must not grow with THREADS
  *   mupc.scale.fence_empty_us
  *       thread 0: upc_fence with nothing written since the last one
  *   mupc.scale.cache_misses  thread 0's, with the cache on
@@ -23,6 +30,18 @@
 
 MUPC_SHARED_ARRAY(word, long, 1, 1, MUPC_PER_THREAD)
 MUPC_SHARED_ARRAY(pss, long, 1, 1, MUPC_PER_THREAD)
+MUPC_SHARED_ARRAY(stop, long, 1, 1, MUPC_PER_THREAD)
+
+/* Thread 0: microseconds per pair of a relaxed write to `last` and upc_fence. */
+static double fence_after_one_write(int fences, int last)
+{
+    double t0 = bench_now_us();
+    for (int i = 0; i < fences; i++) {
+        MUPC_PUT(long, MUPC_ELEM(word, last), i);
+        upc_fence;
+    }
+    return fences > 0 ? (bench_now_us() - t0) / fences : 0;
+}
 
 int main(int argc, char **argv)
 {
@@ -49,12 +68,7 @@ int main(int argc, char **argv)
             batches[b] = (bench_now_us() - t0) / 100;
         }
         double empty = bench_median(batches, 15);
-        double t0 = bench_now_us();
-        for (int i = 0; i < fences; i++) {
-            MUPC_PUT(long, MUPC_ELEM(word, last), i);
-            upc_fence;
-        }
-        double fence = (bench_now_us() - t0) / fences;
+        double fence = fence_after_one_write(fences, last);
         double *all = malloc(sizeof *all * (size_t)THREADS), max = 0;
         for (int t = 0; t < THREADS; t++) {
             all[t] = (double)MUPC_GET_STRICT(long, MUPC_ELEM(pss, t));
@@ -68,6 +82,19 @@ int main(int argc, char **argv)
         if (cached)
             printf("mupc.scale.cache_misses %llu\n", s.misses);
         free(all);
+    }
+    upc_barrier();
+    /* again, with the target polling (it says so first: stop[0]) */
+    if (MYTHREAD == 0) {
+        while (last != 0 && !MUPC_GET_STRICT(long, MUPC_ELEM(stop, 0)))
+            ;
+        double polled = fence_after_one_write(fences, last);
+        MUPC_PUT_STRICT(long, MUPC_ELEM(stop, last), 1);
+        printf("mupc.scale.fence_one_polling_us %.3f\n", polled);
+    } else if (MYTHREAD == last) {
+        MUPC_PUT_STRICT(long, MUPC_ELEM(stop, 0), 1);
+        while (!MUPC_GET_STRICT(long, MUPC_ELEM(stop, last)))
+            ;
     }
     upc_barrier();
     if (MYTHREAD == last && fences > 0 &&
