@@ -16,7 +16,12 @@
  *       the same while the last thread polls (a loop of strict reads of
  *       its own flag, each a fence that runs progress), so the target
  *       answers as soon as the message is in: the fence's cost, round
- *       trip included, which must not grow with THREADS
+ *       trip included
+ *   mupc.scale.get_polling_us
+ *       a strict read of the last thread while it polls, in batches
+ *       alternating with the fence's: one round trip under the same load,
+ *       which the fence after one write must not exceed by much at any
+ *       THREADS (medians of 9 batches each)
  *   mupc.scale.fence_empty_us
  *       thread 0: upc_fence with nothing written since the last one
  *   mupc.scale.cache_misses  thread 0's, with the cache on
@@ -41,6 +46,26 @@ static double fence_after_one_write(int fences, int last)
         upc_fence;
     }
     return fences > 0 ? (bench_now_us() - t0) / fences : 0;
+}
+
+/* Thread 0, the last thread polling: batches of write+fence pairs
+ * alternate with batches of strict reads of the last thread (one round
+ * trip each), so both see the same load from the other ranks; prints the
+ * medians. */
+static void polled_fence_and_get(int fences, int last)
+{
+    enum { BATCHES = 9 };
+    int n = fences / 4 > 5 ? fences / 4 : 5;
+    double fence[BATCHES], get[BATCHES];
+    for (int b = 0; b < BATCHES; b++) {
+        fence[b] = fence_after_one_write(n, last);
+        double t0 = bench_now_us();
+        for (int i = 0; i < n; i++)
+            (void)MUPC_GET_STRICT(long, MUPC_ELEM(word, last));
+        get[b] = (bench_now_us() - t0) / n;
+    }
+    printf("mupc.scale.fence_one_polling_us %.3f\nmupc.scale.get_polling_us %.3f\n",
+           bench_median(fence, BATCHES), bench_median(get, BATCHES));
 }
 
 int main(int argc, char **argv)
@@ -88,9 +113,10 @@ int main(int argc, char **argv)
     if (MYTHREAD == 0) {
         while (last != 0 && !MUPC_GET_STRICT(long, MUPC_ELEM(stop, 0)))
             ;
-        double polled = fence_after_one_write(fences, last);
+        polled_fence_and_get(fences, last);
+        MUPC_PUT(long, MUPC_ELEM(word, last), fences - 1); /* what the check below expects */
+        upc_fence;
         MUPC_PUT_STRICT(long, MUPC_ELEM(stop, last), 1);
-        printf("mupc.scale.fence_one_polling_us %.3f\n", polled);
     } else if (MYTHREAD == last) {
         MUPC_PUT_STRICT(long, MUPC_ELEM(stop, 0), 1);
         while (!MUPC_GET_STRICT(long, MUPC_ELEM(stop, last)))

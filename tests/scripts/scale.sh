@@ -32,8 +32,13 @@ fi
 # MPICH 4.0.2 over UCX 1.13's TCP transport alone cannot start 1,024 ranks
 # here (MPI_Init: connections time out, "Destination is unreachable"), and
 # at 512 a plain MPI program dies in MPI_Finalize (UCX's tcp_cm assertion
-# "stale_fd == -1").  Shared memory within a host and TCP between hosts is
-# what a cluster runs anyway.
+# "stale_fd == -1").  With sm in the list, UCX carries every pair of ranks
+# through shared memory, across the emulated hosts too: they share one
+# kernel (an MPI ping-pong between two of them takes 1.2 us, against 12-30
+# over TCP).  libmupc still sees eight hosts (its node detection is by host
+# name), so its cross-node protocol runs: messages, no mapped segments
+# between hosts.  The network under it is tried by make check (cluster.sh)
+# and make bench-cluster, over TCP.
 export UCX_TLS="${SCALE_UCX_TLS:-sm,self,tcp}"
 cluster_mpirun=$MPIRUN
 tmp=$(mktemp -d)
@@ -85,7 +90,7 @@ for n in ${SCALE_THREADS:-16 256 512 1024}; do
     echo "$n mpi $mpi_secs $(value mpi.scale.pss_median_kb "$out") - -" | tee -a "$results"
     run "$n" "$limit" "$top_builddir/bench/scale" 20
     expect_status "$n threads: bench/scale" 0
-    echo "$n mupc $mupc_secs $(value mupc.scale.pss_median_kb "$out") $(value mupc.scale.fence_one_target_us "$out") $(value mupc.scale.fence_empty_us "$out") $(value mupc.scale.fence_one_polling_us "$out")" | tee -a "$results"
+    echo "$n mupc $mupc_secs $(value mupc.scale.pss_median_kb "$out") $(value mupc.scale.fence_one_target_us "$out") $(value mupc.scale.fence_empty_us "$out") $(value mupc.scale.fence_one_polling_us "$out") $(value mupc.scale.get_polling_us "$out")" | tee -a "$results"
     [ "$n" -le 16 ] && continue
     for entry in $programs; do
         # shellcheck disable=SC2046 # the commas split an entry's words
@@ -98,11 +103,11 @@ done
 # the table, and the marks
 awk '
     $2 == "mpi" { ms[$1] = $3; mp[$1] = $4 }
-    $2 == "mupc" { us[$1] = $3; up[$1] = $4; uf[$1] = $5; ue[$1] = $6; up1[$1] = $7; n[++k] = $1 }
+    $2 == "mupc" { us[$1] = $3; up[$1] = $4; uf[$1] = $5; ue[$1] = $6; up1[$1] = $7; ug[$1] = $8; n[++k] = $1 }
     END {
-        printf "%8s %9s %9s %6s %11s %11s %13s %13s %11s\n", "threads", "MPI s", "mupc s", "ratio", "MPI Pss kB", "mupc Pss kB", "fence 1 (us)", "polling (us)", "fence 0 (us)"
+        printf "%8s %9s %9s %6s %11s %11s %13s %13s %11s %11s\n", "threads", "MPI s", "mupc s", "ratio", "MPI Pss kB", "mupc Pss kB", "fence 1 (us)", "polling (us)", "get (us)", "fence 0 (us)"
         for (i = 1; i <= k; i++) { t = n[i]
-            printf "%8d %9.1f %9.1f %6.2f %11d %11d %13.1f %13.1f %11.3f\n", t, ms[t], us[t], (ms[t] > 0 ? us[t] / ms[t] : 0), mp[t], up[t], uf[t], up1[t], ue[t] }
+            printf "%8d %9.1f %9.1f %6.2f %11d %11d %13.1f %13.1f %11.1f %11.3f\n", t, ms[t], us[t], (ms[t] > 0 ? us[t] / ms[t] : 0), mp[t], up[t], uf[t], up1[t], ug[t], ue[t] }
     }' "$results"
 first=$(awk '$2 == "mupc" { print $1; exit }' "$results")
 last=$(awk '$2 == "mupc" { t = $1 } END { print t }' "$results")
@@ -114,13 +119,17 @@ if [ "$first" != "$last" ]; then
     mark "Pss at $last threads <= Pss at $first + 2048 kB" "$(f "$last" mupc 4) <= $(f "$first" mupc 4) + 2048"
     mark "Pss at $last threads <= MPI's + 2048 kB" "$(f "$last" mupc 4) <= $(f "$last" mpi 4) + 2048"
     mark "start-up at $last threads <= 1.3 x MPI's" "$(f "$last" mupc 3) <= 1.3 * $(f "$last" mpi 3)"
-    # The fence after one write, with its target polling: one round trip
-    # across hosts, which must not grow with the job.  With the target
-    # asleep in a barrier ("fence 1" in the table) it is mostly the
+    # The fence after one write, with its target polling, is one round
+    # trip at any count: no more than 1.5 strict reads of the same thread
+    # timed in alternating batches beside it (up to 512 ranks per core
+    # here, the round trip itself grows with the ranks waking around it).
+    # With the target asleep in a barrier ("fence 1") it is mostly the
     # target's communication pthread's idle sleep, which stretches with the
-    # ranks per core (up to 512 here); the empty fence is the fence's own
-    # bookkeeping.
-    mark "fence after one write, target polling, at $last threads <= 2 x at $first" "$(f "$last" mupc 7) <= 2 * $(f "$first" mupc 7)"
+    # ranks per core.  The empty fence is the fence's own bookkeeping,
+    # which must not grow with the job.
+    for t in "$first" "$last"; do
+        mark "fence after one write at $t threads <= 1.5 round trips" "$(f "$t" mupc 7) <= 1.5 * $(f "$t" mupc 8)"
+    done
     mark "empty fence at $last threads <= 2 x at $first" "$(f "$last" mupc 6) <= 2 * $(f "$first" mupc 6)"
 fi
 finish
