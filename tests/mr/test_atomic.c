@@ -81,10 +81,14 @@ int main(void)
     MUPC_PUT(llong, cell(MYTHREAD, 6), (installed ? 1 : 0) + (won ? 2 : 0));
     upc_barrier();
 
+    /* Past 16 threads thread 0 alone reads every thread's results: each
+     * rank caching every other one ran 1,024 ranks out of memory here. */
+    int checks_all = THREADS <= 16 || MYTHREAD == 0;
     long long total = (long long)N * THREADS, expect_sum = total * (total - 1) / 2, sum = 0;
-    for (int t = 0; t < THREADS; t++)
+    for (int t = 0; t < THREADS && checks_all; t++)
         sum += MUPC_GET(llong, MUPC_ELEM(sums, t));
-    CHECK(sum == expect_sum, "fetched values sum to %lld, want %lld", sum, expect_sum);
+    CHECK(!checks_all || sum == expect_sum, "fetched values sum to %lld, want %lld", sum,
+          expect_sum);
     int64_t v;
     upc_atomic_strict(d64, &v, UPC_GET, cell(host, 0), NULL, NULL);
     CHECK_EQ_LL(v, total);
@@ -104,13 +108,13 @@ int main(void)
     CHECK(dv == 0.5 * (double)total, "double sum %g, want %g", dv, 0.5 * (double)total);
     CHECK_EQ_LL(MUPC_GET(int, MUPC_ELEM(icell, (size_t)host * 2)), 2 * total);
     int winners = 0, installers = 0;
-    for (int t = 0; t < THREADS; t++) {
+    for (int t = 0; t < THREADS && checks_all; t++) {
         long long flags = MUPC_GET(llong, cell(t, 6));
         installers += (int)(flags & 1);
         winners += (int)(flags >> 1);
     }
-    CHECK_EQ_LL(installers, 1);
-    CHECK_EQ_LL(winners, 1);
+    CHECK_EQ_LL(installers, checks_all);
+    CHECK_EQ_LL(winners, checks_all);
     mupc_ptr_t final = MUPC_GET(pts, MUPC_ELEM(pcell, host));
     CHECK(!mupc_ptr_is_null(final) && upc_threadof(final) < (size_t)THREADS, "pts CSWAP result");
     CHECK_EQ_LL(upc_atomic_isfast(UPC_INT64, UPC_ADD, cell(MYTHREAD, 0)), 1);

@@ -56,17 +56,38 @@ static long model(size_t i, int p)
     return (long)i * 3;
 }
 
+/* The elements the mix uses: all of arr up to 16 threads; past that the
+ * sampled threads' (check.h), so that each rank caches five threads, not
+ * all of them (at 1,024 threads a rank caching every other one ran the
+ * machine out of memory), and each thread's loops stay N_PER * 5 long
+ * instead of growing with THREADS. */
+static int picks[SAMPLED_THREADS_MAX], npicks;
+
+static size_t mix_elements(void)
+{
+    npicks = sampled_threads(picks);
+    return THREADS <= SAMPLED_THREADS_MAX ? (size_t)N_PER * THREADS : (size_t)N_PER * npicks;
+}
+
+/* The index into arr of the mix's j-th element. */
+static size_t mix_element(size_t j)
+{
+    if (THREADS <= SAMPLED_THREADS_MAX)
+        return j;
+    return (size_t)picks[j % (size_t)npicks] + (size_t)THREADS * (j / (size_t)npicks);
+}
+
 static void random_mix(void)
 {
-    size_t n = (size_t)N_PER * THREADS;
+    size_t n = (size_t)N_PER * THREADS, m = mix_elements();
     for (size_t i = MYTHREAD; i < n; i += THREADS) /* any initializer will do */
         MUPC_PUT(long, MUPC_ELEM(arr, i), (long)i * 3);
     upc_barrier();
     for (int p = 0; p < PHASES; p++) {
         /* writes: my elements of this phase, in a scrambled order (7919 is
-         * prime to n = 1024 * THREADS for THREADS < 7919) */
-        for (size_t k = 0; k < n; k++) {
-            size_t i = (k * 7919 + (size_t)p * 977 + (size_t)MYTHREAD) % n;
+         * prime to m = 1024 * THREADS for THREADS < 7919, and to 1024 * 5) */
+        for (size_t k = 0; k < m; k++) {
+            size_t i = mix_element((k * 7919 + (size_t)p * 977 + (size_t)MYTHREAD) % m);
             if (writer(i, p) != MYTHREAD)
                 continue;
             long v = written_value(i, p);
@@ -76,8 +97,9 @@ static void random_mix(void)
                 MUPC_PUT(long, MUPC_ELEM(arr, i), v);
         }
         /* reads: elements nobody else writes in this phase */
-        for (size_t k = 0; k < n / 2; k++) {
-            size_t i = (size_t)(mix(k * 3 + (uint64_t)p * 1013 + 17 * (uint64_t)MYTHREAD) % n);
+        for (size_t k = 0; k < m / 2; k++) {
+            size_t i = mix_element(
+                (size_t)(mix(k * 3 + (uint64_t)p * 1013 + 17 * (uint64_t)MYTHREAD) % m));
             int w = writer(i, p);
             if (w != THREADS && w != MYTHREAD)
                 continue;
@@ -93,7 +115,8 @@ static void random_mix(void)
     }
     if (MYTHREAD == 0) {
         uint64_t digest = 1469598103934665603ull;
-        for (size_t i = 0; i < n; i++) {
+        for (size_t j = 0; j < m; j++) {
+            size_t i = mix_element(j);
             long v = MUPC_GET(long, MUPC_ELEM(arr, i));
             CHECK(v == model(i, PHASES - 1), "final element %zu is %ld", i, v);
             digest = (digest ^ (uint64_t)v) * 1099511628211ull;
@@ -160,13 +183,15 @@ static void locked_updates(void)
     if (MYTHREAD == 0)
         MUPC_PUT(long, c, 0);
     upc_barrier();
-    for (int i = 0; i < LOCK_ROUNDS; i++) {
+    /* as many rounds up to 256 threads, then 25,600 in all */
+    int rounds = per_thread_share(LOCK_ROUNDS, 256 * LOCK_ROUNDS, 2);
+    for (int i = 0; i < rounds; i++) {
         upc_lock(l);
         MUPC_PUT(long, c, MUPC_GET(long, c) + 1);
         upc_unlock(l);
     }
     upc_barrier();
-    CHECK_EQ_LL(MUPC_GET(long, c), (long)LOCK_ROUNDS * THREADS);
+    CHECK_EQ_LL(MUPC_GET(long, c), (long)rounds * THREADS);
     upc_barrier();
     if (MYTHREAD == 0)
         upc_lock_free(l);
