@@ -185,6 +185,8 @@ static void locked_updates(void)
     upc_barrier();
     /* as many rounds up to 256 threads, then 25,600 in all */
     int rounds = per_thread_share(LOCK_ROUNDS, 256 * LOCK_ROUNDS, 2);
+    if (rounds > LOCK_ROUNDS)
+        rounds = LOCK_ROUNDS;
     for (int i = 0; i < rounds; i++) {
         upc_lock(l);
         MUPC_PUT(long, c, MUPC_GET(long, c) + 1);
