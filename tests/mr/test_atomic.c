@@ -85,10 +85,11 @@ int main(void)
      * rank caching every other one ran 1,024 ranks out of memory here. */
     int checks_all = THREADS <= 16 || MYTHREAD == 0;
     long long total = (long long)N * THREADS, expect_sum = total * (total - 1) / 2, sum = 0;
-    for (int t = 0; t < THREADS && checks_all; t++)
-        sum += MUPC_GET(llong, MUPC_ELEM(sums, t));
-    CHECK(!checks_all || sum == expect_sum, "fetched values sum to %lld, want %lld", sum,
-          expect_sum);
+    if (checks_all) {
+        for (int t = 0; t < THREADS; t++)
+            sum += MUPC_GET(llong, MUPC_ELEM(sums, t));
+        CHECK(sum == expect_sum, "fetched values sum to %lld, want %lld", sum, expect_sum);
+    }
     int64_t v;
     upc_atomic_strict(d64, &v, UPC_GET, cell(host, 0), NULL, NULL);
     CHECK_EQ_LL(v, total);
@@ -107,14 +108,16 @@ int main(void)
     upc_atomic_relaxed(dd, &dv, UPC_GET, MUPC_ELEM(dcell, host), NULL, NULL);
     CHECK(dv == 0.5 * (double)total, "double sum %g, want %g", dv, 0.5 * (double)total);
     CHECK_EQ_LL(MUPC_GET(int, MUPC_ELEM(icell, (size_t)host * 2)), 2 * total);
-    int winners = 0, installers = 0;
-    for (int t = 0; t < THREADS && checks_all; t++) {
-        long long flags = MUPC_GET(llong, cell(t, 6));
-        installers += (int)(flags & 1);
-        winners += (int)(flags >> 1);
+    if (checks_all) {
+        int winners = 0, installers = 0;
+        for (int t = 0; t < THREADS; t++) {
+            long long flags = MUPC_GET(llong, cell(t, 6));
+            installers += (int)(flags & 1);
+            winners += (int)(flags >> 1);
+        }
+        CHECK_EQ_LL(installers, 1);
+        CHECK_EQ_LL(winners, 1);
     }
-    CHECK_EQ_LL(installers, checks_all);
-    CHECK_EQ_LL(winners, checks_all);
     mupc_ptr_t final = MUPC_GET(pts, MUPC_ELEM(pcell, host));
     CHECK(!mupc_ptr_is_null(final) && upc_threadof(final) < (size_t)THREADS, "pts CSWAP result");
     CHECK_EQ_LL(upc_atomic_isfast(UPC_INT64, UPC_ADD, cell(MYTHREAD, 0)), 1);
