@@ -43,7 +43,7 @@ static void hammer(upc_lock_t l, const char *what)
         MUPC_PUT(long, MUPC_ELEM(counter, data_thread()), 0);
     }
     upc_barrier();
-    int n = per_thread_share(300, 4800, 4); /* acquisitions: 4 a thread at 1,024 */
+    int n = per_thread_share(300, 2048, 2); /* acquisitions: 2 a thread at 1,024 */
     for (int i = 0; i < n; i++) {
         upc_lock(l);
         critical_section();
