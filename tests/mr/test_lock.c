@@ -64,10 +64,6 @@ static void hammer(upc_lock_t l, const char *what)
 static void fifo_order(upc_lock_t l)
 {
     int queued[SAMPLED_THREADS_MAX], n = sampled_threads(queued); /* queued[0] == 0 */
-    int place = 0;
-    for (int k = 1; k < n; k++)
-        if (queued[k] == MYTHREAD)
-            place = k;
     if (MYTHREAD == 0) {
         upc_lock(l);
         for (int k = 1; k < n; k++) {
@@ -77,7 +73,7 @@ static void fifo_order(upc_lock_t l)
         }
         MUPC_PUT(long, MUPC_ELEM(turn, 0), 1); /* next free slot in `order` */
         upc_unlock(l);
-    } else if (place) {
+    } else if (thread_is_sampled(MYTHREAD)) {
         while (MUPC_GET_STRICT(long, MUPC_ELEM(turn, 0)) != MYTHREAD)
             ;
         upc_lock(l);
