@@ -18,10 +18,10 @@
  *       answers as soon as the message is in: the fence's cost, round
  *       trip included
  *   mupc.scale.get_polling_us
- *       a strict read of the last thread while it polls, in batches
- *       alternating with the fence's: one round trip under the same load,
- *       which the fence after one write must not exceed by much at any
- *       THREADS (medians of 9 batches each)
+ *       a strict read of the last thread while it polls, each alternating
+ *       with a write+fence pair: one round trip under the same load, which
+ *       the fence after one write must not exceed by much at any THREADS
+ *       (medians of 2 x FENCES + 1 single operations, at least 21, each)
  *   mupc.scale.fence_empty_us
  *       thread 0: upc_fence with nothing written since the last one
  *   mupc.scale.cache_misses  thread 0's, with the cache on
@@ -48,24 +48,33 @@ static double fence_after_one_write(int fences, int last)
     return fences > 0 ? (bench_now_us() - t0) / fences : 0;
 }
 
-/* Thread 0, the last thread polling: batches of write+fence pairs
- * alternate with batches of strict reads of the last thread (one round
- * trip each), so both see the same load from the other ranks; prints the
- * medians. */
+/* Thread 0, the last thread polling: single write+fence pairs alternate
+ * with single strict reads of the last thread (one round trip each), so
+ * both see the same load from the other ranks; prints the medians.  Each
+ * operation is timed on its own: at 1,024 ranks on 2 cores one wait for a
+ * core costs tens of ms, and in batches of 5 (as before 2026-11-29) one
+ * such wait decided a batch, so the two medians were of a handful of
+ * scheduler delays (93 ms against 35 ms in one run, 30 us against 24 us
+ * in the one before).  The median of single operations holds as long as
+ * most of them run undisturbed. */
 static void polled_fence_and_get(int fences, int last)
 {
-    enum { BATCHES = 9 };
-    int n = fences / 4 > 5 ? fences / 4 : 5;
-    double fence[BATCHES], get[BATCHES];
-    for (int b = 0; b < BATCHES; b++) {
-        fence[b] = fence_after_one_write(n, last);
+    int n = 2 * fences + 1 > 21 ? 2 * fences + 1 : 21;
+    double *fence = malloc(sizeof *fence * (size_t)n), *get = malloc(sizeof *get * (size_t)n);
+    if (!fence || !get) {
+        fprintf(stderr, "bench/scale: out of memory for %d samples\n", n);
+        upc_global_exit(1);
+    }
+    for (int i = 0; i < n; i++) {
+        fence[i] = fence_after_one_write(1, last);
         double t0 = bench_now_us();
-        for (int i = 0; i < n; i++)
-            (void)MUPC_GET_STRICT(long, MUPC_ELEM(word, last));
-        get[b] = (bench_now_us() - t0) / n;
+        (void)MUPC_GET_STRICT(long, MUPC_ELEM(word, last));
+        get[i] = bench_now_us() - t0;
     }
     printf("mupc.scale.fence_one_polling_us %.3f\nmupc.scale.get_polling_us %.3f\n",
-           bench_median(fence, BATCHES), bench_median(get, BATCHES));
+           bench_median(fence, n), bench_median(get, n));
+    free(fence);
+    free(get);
 }
 
 int main(int argc, char **argv)

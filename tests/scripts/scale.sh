@@ -122,7 +122,7 @@ if [ "$first" != "$last" ]; then
     mark "start-up at $last threads <= 1.3 x MPI's" "$(f "$last" mupc 3) <= 1.3 * $(f "$last" mpi 3)"
     # The fence after one write, with its target polling, is one round
     # trip at any count: no more than 1.5 strict reads of the same thread
-    # timed in alternating batches beside it (up to 512 ranks per core
+    # timed one by one, alternating with it (up to 512 ranks per core
     # here, the round trip itself grows with the ranks waking around it).
     # With the target asleep in a barrier ("fence 1") it is mostly the
     # target's communication pthread's idle sleep, which stretches with the
