@@ -10,7 +10,7 @@
 # or a failed program.  Root; hours on two cores (every program at 256
 # threads took 19 minutes in all, test_lock 6 of them; at 512 a program
 # takes 1-14 minutes, test_cache 29 before its lock rounds were cut; at
-# 1,024 2-23, test_atomic the 23), so not part of make check.  A
+# 1,024 2-57, test_lock the 57), so not part of make check.  A
 # program whose every rank talks to every other needs about 17 kB per peer
 # per rank (cache tables, connections): at 1,024 ranks more than a 24 GB
 # machine has, so the test programs sample past 16 threads.
