@@ -24,6 +24,12 @@
 #                   runs of the two programs gave ratios of 0.77 and 1.59)
 . "$top_srcdir/tests/scripts/lib.sh"
 cluster=$top_builddir/tools/mupc-cluster
+rounds=${SCALE_STARTUP_ROUNDS:-3}
+case $rounds in
+'' | *[!0-9]* | 0 | 0*)
+    echo "FAIL: SCALE_STARTUP_ROUNDS=$rounds: give a positive whole number of start-up rounds (default 3)"
+    exit 1 ;;
+esac
 if [ -z "${SCALE_TEST_INSIDE:-}" ]; then
     reason=$("$cluster" check)
     case $? in
@@ -85,7 +91,7 @@ for n in ${SCALE_THREADS:-16 256 512 1024}; do
     limit=$((120 + n * 2))
     # start-up: the trivial programs, launch to exit, interleaved rounds
     mpi_all= mupc_all=
-    for round in $(seq "${SCALE_STARTUP_ROUNDS:-3}"); do
+    for round in $(seq "$rounds"); do
         timed "$n" "$limit" "$top_builddir/bench/mpi_startup"
         expect_status "$n threads: bench/mpi_startup (round $round)" 0
         mpi_all="$mpi_all $secs"
