@@ -90,7 +90,7 @@ for n in ${SCALE_THREADS:-16 256 512 1024}; do
     on_hosts "$n"
     limit=$((120 + n * 2))
     # start-up: the trivial programs, launch to exit, interleaved rounds
-    mpi_all= mupc_all=
+    mpi_all='' mupc_all=''
     for round in $(seq "$rounds"); do
         timed "$n" "$limit" "$top_builddir/bench/mpi_startup"
         expect_status "$n threads: bench/mpi_startup (round $round)" 0
