@@ -114,7 +114,7 @@ for n in ${SCALE_THREADS:-16 256 512 1024}; do
         # shellcheck disable=SC2046 # the commas split an entry's words
         set -- $(echo "$entry" | sed -e "s/,/ /g" -e "s/THREADS/$n/g")
         timed "$n" "$((limit * 2))" "$@"
-        expect_status "$n threads: ${entry#$top_builddir/} ($secs s)" 0
+        expect_status "$n threads: ${entry#"$top_builddir"/} ($secs s)" 0
     done
 done
 
