@@ -41,6 +41,9 @@ struct mupci_cache {
     size_t words;       /* mask words per line */
     row_t **rows;       /* [threads]: NULL until the thread is first cached */
     size_t nrows;       /* rows made */
+    int *made;          /* [max_tables]: the threads with a row, oldest at `oldest` */
+    size_t oldest;
+    size_t reused;      /* rows handed to another thread */
     line_t *victims;    /* victim_lines entries */
     unsigned char *victim_data;
     uint64_t *victim_mask;
@@ -84,8 +87,10 @@ mupci_cache_t *mupci_cache_create(const mupci_cache_geometry_t *g,
     c->listed_cap = victims;
     c->listed = calloc(victims + 1, sizeof(line_t *));
     c->scratch = malloc(g->line_size);
+    if (g->max_tables > 0)
+        c->made = malloc((size_t)g->max_tables * sizeof *c->made);
     if (!c->rows || !c->victims || !c->victim_data || !c->victim_mask || !c->listed ||
-        !c->scratch) {
+        !c->scratch || (g->max_tables > 0 && !c->made)) {
         mupci_cache_destroy(c);
         return NULL;
     }
@@ -113,42 +118,19 @@ void mupci_cache_destroy(mupci_cache_t *c)
     free(c->victim_mask);
     free(c->listed);
     free(c->scratch);
+    free(c->made);
     free(c);
 }
 
-/* Thread t's table, made on first use: its line descriptors are written
- * (48 bytes a set), its data and masks are mapped page by page as lines
- * fill.  The invalidation list grows here, so placing a line never
- * allocates.  NULL when memory runs out: the access then bypasses the
- * cache.  Lines swap buffers across tables (swap_lines), but every block
- * stays owned by the table or victim cache that allocated it. */
-static row_t *row_make(mupci_cache_t *c, int thread)
+size_t mupci_cache_table_bytes(const mupci_cache_geometry_t *g)
 {
-    size_t sets = (size_t)c->g.sets;
-    if (c->listed_cap < (c->nrows + 1) * sets + (size_t)c->g.victim_lines) {
-        size_t cap = c->listed_cap * 2 + sets;
-        line_t **grown = realloc(c->listed, cap * sizeof *grown);
-        if (!grown)
-            return NULL;
-        c->listed = grown;
-        c->listed_cap = cap;
-    }
-    row_t *r = calloc(1, sizeof *r + sets * sizeof(line_t));
-    if (!r)
-        return NULL;
-    r->data = calloc(1, sets * (c->g.line_size + c->words * sizeof(uint64_t)));
-    if (!r->data) {
-        free_row(r);
-        return NULL;
-    }
-    r->mask = (uint64_t *)(r->data + sets * c->g.line_size);
-    init_lines(c, r->lines, sets, r->data, r->mask);
-    c->rows[thread] = r;
-    c->nrows++;
-    return r;
+    size_t per_line = sizeof(line_t) + sizeof(line_t *) + g->line_size + g->line_size / 8;
+    size_t page = 4096; /* the data block, when mapped on its own, is rounded up to pages */
+    return sizeof(row_t) + (size_t)g->sets * per_line + page;
 }
 
 size_t mupci_cache_threads_cached(const mupci_cache_t *c) { return c->nrows; }
+size_t mupci_cache_tables_reused(const mupci_cache_t *c) { return c->reused; }
 
 const mupci_cache_stats_t *mupci_cache_stats(const mupci_cache_t *c) { return &c->stats; }
 void mupci_cache_stats_reset(mupci_cache_t *c) { memset(&c->stats, 0, sizeof c->stats); }
@@ -276,6 +258,73 @@ static void displace(mupci_cache_t *c, line_t *l)
     line_t *v = victim_free_entry(c);
     swap_lines(c, v, l);
     v->used = ++c->clock;
+}
+
+/* ---------------------------------------------------------------- */
+/* Tables                                                            */
+/* ---------------------------------------------------------------- */
+
+/* With max_tables reached: empty the table made longest ago (its dirty
+ * bytes written back, its thread's lines in the victim cache gone too) and
+ * hand it to `thread`.  First in, first out rather than least recently
+ * used: nothing to record on the hit path, and a rank that sweeps over the
+ * threads (matmul's columns, an all-to-all) gives up the ones it is done
+ * with.  The lines stay in the invalidation list (they are the same
+ * slots), so the list never grows past max_tables tables. */
+static row_t *row_reuse(mupci_cache_t *c, int thread)
+{
+    int old = c->made[c->oldest];
+    row_t *r = c->rows[old];
+    for (int i = 0; i < c->g.victim_lines && r->resident > 0; i++)
+        if (present(&c->victims[i]) && c->victims[i].thread == old)
+            evict(c, &c->victims[i]);
+    for (int s = 0; s < c->g.sets && r->resident > 0; s++)
+        if (present(&r->lines[s]))
+            evict(c, &r->lines[s]);
+    c->rows[old] = NULL;
+    c->rows[thread] = r;
+    c->made[c->oldest] = thread;
+    c->oldest = (c->oldest + 1) % (size_t)c->g.max_tables;
+    c->reused++;
+    return r;
+}
+
+/* Thread t's table, made on first use: its line descriptors are written
+ * (48 bytes a set), its data and masks are mapped page by page as lines
+ * fill.  The invalidation list grows here, so placing a line never
+ * allocates.  NULL when memory runs out: the access then bypasses the
+ * cache.  Lines swap buffers across tables (swap_lines), but every block
+ * stays owned by the table or victim cache that allocated it. */
+static row_t *row_make(mupci_cache_t *c, int thread)
+{
+    if (c->g.max_tables > 0 && c->nrows == (size_t)c->g.max_tables)
+        return row_reuse(c, thread);
+    size_t sets = (size_t)c->g.sets;
+    if (c->listed_cap < (c->nrows + 1) * sets + (size_t)c->g.victim_lines) {
+        size_t cap = c->listed_cap * 2 + sets;
+        if (c->g.max_tables > 0 && cap > (size_t)c->g.max_tables * sets + (size_t)c->g.victim_lines)
+            cap = (size_t)c->g.max_tables * sets + (size_t)c->g.victim_lines;
+        line_t **grown = realloc(c->listed, cap * sizeof *grown);
+        if (!grown)
+            return NULL;
+        c->listed = grown;
+        c->listed_cap = cap;
+    }
+    row_t *r = calloc(1, sizeof *r + sets * sizeof(line_t));
+    if (!r)
+        return NULL;
+    r->data = calloc(1, sets * (c->g.line_size + c->words * sizeof(uint64_t)));
+    if (!r->data) {
+        free_row(r);
+        return NULL;
+    }
+    r->mask = (uint64_t *)(r->data + sets * c->g.line_size);
+    init_lines(c, r->lines, sets, r->data, r->mask);
+    c->rows[thread] = r;
+    if (c->made)
+        c->made[c->nrows] = thread;
+    c->nrows++;
+    return r;
 }
 
 /* ---------------------------------------------------------------- */

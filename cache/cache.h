@@ -6,9 +6,12 @@
  * that thread is first cached (a rank of a large job pays for the threads
  * it touches, plus a pointer per thread), a small fully-associative victim
  * cache shared by all of them, write-back with a per-byte dirty mask.  A
- * table that cannot be allocated leaves that thread uncached.  Pure module: data moves through a transport the
- * caller supplies (the message engine in the runtime, a fake in the unit
- * tests), and only the computation pthread ever touches a cache.
+ * table that cannot be allocated leaves that thread uncached; past
+ * max_tables the oldest table is emptied and reused, so a rank that
+ * touches every thread of a large job keeps a bounded cache.  Pure
+ * module: data moves through a transport the caller supplies (the message
+ * engine in the runtime, a fake in the unit tests), and only the
+ * computation pthread ever touches a cache.
  *
  * Policies:
  *  - a read miss fetches the whole line (clipped to the segment);
@@ -54,7 +57,15 @@ typedef struct mupci_cache_geometry {
     int victim_lines;   /* 0: no victim cache */
     uint64_t valid_lo;  /* lines are clipped to [valid_lo, valid_hi) of a segment */
     uint64_t valid_hi;
+    int max_tables;     /* 0: no limit; else at most this many threads have a
+                         * table at once, and caching one more empties the
+                         * table made longest ago and reuses it */
 } mupci_cache_geometry_t;
+
+/* What one thread's table costs in address space (line descriptors, data,
+ * dirty masks, its entries in the invalidation list): the unit in which
+ * the runtime turns cache_memory into max_tables. */
+size_t mupci_cache_table_bytes(const mupci_cache_geometry_t *geometry);
 
 /* The counters are the public ones (mupc.h, mupc_cache_stats). */
 typedef mupc_cache_stats_t mupci_cache_stats_t;
@@ -87,8 +98,11 @@ void mupci_cache_prepare_write(mupci_cache_t *c, int thread, uint64_t offset, si
  * was anything to invalidate. */
 size_t mupci_cache_invalidate(mupci_cache_t *c, int *had_lines);
 
-/* How many threads have a table (were ever cached). */
+/* How many threads have a table now (at most max_tables when set). */
 size_t mupci_cache_threads_cached(const mupci_cache_t *c);
+/* How many times a table was emptied and given to another thread (over the
+ * cache's life: mupci_cache_stats_reset leaves it). */
+size_t mupci_cache_tables_reused(const mupci_cache_t *c);
 
 const mupci_cache_stats_t *mupci_cache_stats(const mupci_cache_t *c);
 void mupci_cache_stats_reset(mupci_cache_t *c);

@@ -35,6 +35,22 @@ static void put_masked(void *ctx, int thread, uint64_t offset, const void *data,
 
 static mupc_cache_geometry_t geometry; /* as configured; zeros while off */
 
+/* How many threads' tables cache_memory holds: 0 (no limit) when it holds
+ * one for every other thread of the job; a fatal error when it cannot hold
+ * one at all. */
+static int max_tables(const mupci_config_t *cfg, const mupci_cache_geometry_t *g)
+{
+    size_t table = mupci_cache_table_bytes(g);
+    size_t fit = cfg->cache_memory / table;
+    if (fit == 0)
+        mupci_fatal("cache_memory = %zu bytes cannot hold the table of one remote thread "
+                    "(cache_sets = %d lines of cache_line_size = %zu bytes: %zu bytes): raise "
+                    "cache_memory to at least %zuK, lower cache_sets or cache_line_size, or set "
+                    "cache = off",
+                    cfg->cache_memory, g->sets, g->line_size, table, (table + 1023) / 1024);
+    return fit >= (size_t)g->threads - 1 ? 0 : (int)fit;
+}
+
 void mupci_rcache_init(const mupci_config_t *cfg, int threads)
 {
     stats_at_exit = cfg->cache_stats;
@@ -48,6 +64,7 @@ void mupci_rcache_init(const mupci_config_t *cfg, int threads)
         .valid_lo = MUPCI_SEGMENT_RESERVED,
         .valid_hi = mupci_segment_bytes,
     };
+    g.max_tables = max_tables(cfg, &g);
     mupci_cache_transport_t t = {fetch, put, put_masked, NULL};
     mupci_rcache = mupci_cache_create(&g, &t);
     if (!mupci_rcache)
@@ -70,10 +87,12 @@ static void print_stats(void)
     fprintf(stderr,
             "mupc: thread %d: cache: %llu accesses, %llu hits (%.1f%%), %llu misses, "
             "%llu victim hits, %llu evictions, %llu write-backs, %llu invalidations "
-            "(%llu lines), %llu bytes fetched, %llu bytes written back\n",
+            "(%llu lines), %llu bytes fetched, %llu bytes written back; %zu thread tables "
+            "held, %zu reused (cache_memory)\n",
             mupc_mythread, accesses, s.hits, accesses ? 100.0 * (double)s.hits / (double)accesses : 0.0,
             s.misses, s.victim_hits, s.evictions, s.writebacks, s.invalidations,
-            s.lines_invalidated, s.bytes_fetched, s.bytes_written_back);
+            s.lines_invalidated, s.bytes_fetched, s.bytes_written_back,
+            mupci_cache_threads_cached(mupci_rcache), mupci_cache_tables_reused(mupci_rcache));
 }
 
 void mupci_rcache_finalize(void)

@@ -85,6 +85,13 @@ expect_output "stretch the idle sleep 8 times" \
     "8 ranks per core on thread 0's node: waits spin 25 polls and idle communication pthreads sleep up to 16000 us"
 MUPC_VERBOSE=1 MUPC_IDLE_SLEEP_MAX_US=3000 run_on_one_core 8 "$prog" status 0
 expect_output "but not a value the user set" "8 ranks per core .* sleep up to 3000 us"
+MUPC_CACHE_MEMORY=64K run 2 30 "$prog" status 0
+expect_failure "cache_memory too small for one table stops the job"
+expect_output "naming the setting, the table's size and what to change" \
+    "cache_memory = 65536 bytes cannot hold the table of one remote thread \(cache_sets = 256 lines of cache_line_size = 1024 bytes: 313368 bytes\): raise cache_memory to at least 307K"
+MUPC_CACHE_MEMORY=307K run 2 30 "$prog" status 0
+expect_status "one table's worth is enough" 0
+
 MUPC_VERBOSE=1 run_on_one_core 3 "$prog" status 0
 expect_output "3 ranks per core keep the default" "3 ranks per core .* sleep up to 2000 us"
 finish

@@ -18,6 +18,9 @@
 #   SCALE_PROGRAMS  programs run at each count past 16 (default below:
 #                   every test program and example)
 #   SCALE_UCX_TLS   UCX transports (default sm,self,tcp: see below)
+#   SCALE_MIN_FREE_MB  a run is stopped (and fails, saying so) when the
+#                   machine's MemAvailable falls below this (default 1024),
+#                   before the kernel's OOM killer picks a process itself
 #   SCALE_STARTUP_ROUNDS  interleaved start-up rounds at each count, of
 #                   which the medians are compared (default 3: at 1,024
 #                   threads one MPI_Init alone took 92 to 326 s, and single
@@ -53,17 +56,44 @@ fi
 export UCX_TLS="${SCALE_UCX_TLS:-sm,self,tcp}"
 cluster_mpirun=$MPIRUN
 tmp=$(mktemp -d)
-trap 'rm -rf "$tmp" "$out"' EXIT
+min_free_kb=$((${SCALE_MIN_FREE_MB:-1024} * 1024))
+# guard_memory: every 5 s, stop the running job (every mpiexec of this
+# script names node1 in -hosts) if memory runs low, and leave a note
+guard_memory() {
+    while sleep 5; do
+        avail=$(awk '/^MemAvailable:/ { print $2 }' /proc/meminfo)
+        if [ "$avail" -lt "$min_free_kb" ]; then
+            echo "$avail" > "$tmp/low_memory"
+            pkill -KILL -f -- "-hosts node1:"
+        fi
+    done
+}
+guard_memory &
+guard=$!
+trap 'kill "$guard" 2> /dev/null; rm -rf "$tmp" "$out"' EXIT
+# expect_program DESCRIPTION: the last run passed, and was not stopped for memory
+expect_program() {
+    if [ -e "$tmp/low_memory" ]; then
+        : > "$out"
+        fail "$1: stopped when MemAvailable fell to $(cat "$tmp/low_memory") kB (SCALE_MIN_FREE_MB)"
+        rm -f "$tmp/low_memory"
+    else
+        expect_status "$1" 0
+    fi
+}
 ex=$top_builddir/examples
 mr=$top_builddir/tests/mr
-# Each entry a program and its arguments joined by commas; THREADS in an
-# argument becomes the thread count.  The test programs bound their
-# all-pairs loops past 16 threads (tests/mr/check.h); matmul's N must be a
-# multiple of THREADS.
+# Each entry a program and its arguments joined by commas, after mpiexec
+# options if any; THREADS in an argument becomes the thread count.  The
+# test programs bound their all-pairs loops past 16 threads
+# (tests/mr/check.h).  matmul's N must be a multiple of THREADS, and every
+# rank reads a column from every thread: with the default cache_memory
+# (48M: 160 tables) a rank would touch about 4 MB of cache at 1,024 threads,
+# 4 GB across the job on top of MPI's 7 GB; 16M (53 tables) leaves room.
 programs=${SCALE_PROGRAMS-"$mr/test_barrier $mr/test_lock $mr/test_atomic $mr/test_access
     $mr/test_pointers $mr/test_memory_model $mr/test_heap $mr/test_cache $mr/test_nb
     $mr/test_nonblocking $mr/test_wake $mr/test_coll
-    $ex/heat $ex/histogram $ex/sobel $ex/matmul,--loop,temporal,THREADS"}
+    $ex/heat $ex/histogram $ex/sobel -genv,MUPC_CACHE_MEMORY,16M,$ex/matmul,--loop,temporal,THREADS"}
 
 # on_hosts N: MPIRUN puts N ranks on the 8 hosts, N/8 each, in blocks
 on_hosts() {
@@ -113,8 +143,10 @@ for n in ${SCALE_THREADS:-16 256 512 1024}; do
     for entry in $programs; do
         # shellcheck disable=SC2046 # the commas split an entry's words
         set -- $(echo "$entry" | sed -e "s/,/ /g" -e "s/THREADS/$n/g")
+        desc=
+        for word; do desc="$desc ${word#"$top_builddir"/}"; done
         timed "$n" "$((limit * 2))" "$@"
-        expect_status "$n threads: ${entry#"$top_builddir"/} ($secs s)" 0
+        expect_program "$n threads:$desc ($secs s)"
     done
 done
 

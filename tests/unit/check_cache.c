@@ -62,18 +62,20 @@ static void fake_put_masked(void *ctx, int t, uint64_t off, const void *data,
     net.masked_puts++;
 }
 
-static mupci_cache_t *make(int victims)
+static mupci_cache_t *make_limited(int victims, int max_tables)
 {
     memset(&net, 0, sizeof net);
     for (int t = 0; t < THREADS; t++)
         for (int i = 0; i < SEG; i++)
             mem[t][i] = (unsigned char)(i * 7 + t * 31);
-    mupci_cache_geometry_t g = {THREADS, LINE, SETS, victims, LO, SEG};
+    mupci_cache_geometry_t g = {THREADS, LINE, SETS, victims, LO, SEG, max_tables};
     mupci_cache_transport_t tr = {fake_fetch, fake_put, fake_put_masked, NULL};
     mupci_cache_t *c = mupci_cache_create(&g, &tr);
     ck_assert_ptr_nonnull(c);
     return c;
 }
+
+static mupci_cache_t *make(int victims) { return make_limited(victims, 0); }
 
 static uint64_t rd64(mupci_cache_t *c, int t, uint64_t off)
 {
@@ -298,13 +300,48 @@ START_TEST(invalidate_empties_the_cache)
 }
 END_TEST
 
+/* One table at most (max_tables = 1): caching another thread writes back
+ * the first one's dirty bytes, takes its lines out of the victim cache too,
+ * and a later read of the first thread fetches again and sees the write. */
+START_TEST(past_max_tables_the_oldest_table_is_reused)
+{
+    mupci_cache_t *c = make_limited(2, 1);
+    int allocated;
+    unsigned char w = 0xab;
+    mupci_cache_write(c, 1, 4096 + 3, &w, 1, &allocated);
+    uint64_t before = rd64(c, 1, 4096 + CONFLICT); /* same set: the written line */
+    ck_assert_uint_eq(before, mem64(1, 4096 + CONFLICT)); /* goes to the victim cache */
+    ck_assert_int_eq(net.puts + net.masked_puts, 0);
+    ck_assert_uint_eq(mupci_cache_threads_cached(c), 1);
+
+    ck_assert_uint_eq(rd64(c, 2, 8192), mem64(2, 8192)); /* thread 2 takes the table */
+    ck_assert_int_eq(net.puts, 1);
+    ck_assert_uint_eq(mem[1][4096 + 3], 0xab);
+    ck_assert_uint_eq(mupci_cache_threads_cached(c), 1);
+    ck_assert_uint_eq(mupci_cache_tables_reused(c), 1);
+    ck_assert_uint_eq(mupci_cache_stats(c)->evictions, 2);
+
+    int fetches = net.fetches;
+    uint64_t v;
+    ck_assert_uint_eq(mupci_cache_read(c, 1, 4096, &v, 8), LINE); /* a miss again */
+    ck_assert_uint_eq(v & 0xffffffff, (uint64_t)(mem64(1, 4096) & 0xffffffff));
+    ck_assert_uint_eq(((unsigned char *)&v)[3], 0xab);
+    ck_assert_int_eq(net.fetches, fetches + 1);
+    int had;
+    ck_assert_uint_eq(mupci_cache_invalidate(c, &had), 0);
+    ck_assert_int_eq(had, 1);
+    mupci_cache_destroy(c);
+}
+END_TEST
+
 /* One thread's view: whatever mix of reads, writes, bypassing accesses and
  * fences it makes, it reads what it wrote, and after a fence memory holds
- * exactly the shadow copy. */
+ * exactly the shadow copy; also with one table for the two remote threads,
+ * so tables are reused all the time. */
 START_TEST(random_mix_matches_a_shadow_copy)
 {
     static unsigned char shadow[THREADS][SEG];
-    mupci_cache_t *c = make(_i % 3); /* 0, 1 and 2 victim lines */
+    mupci_cache_t *c = make_limited(_i % 3, _i / 3); /* 0, 1 and 2 victim lines */
     memcpy(shadow, mem, sizeof mem);
     srand(1234u + (unsigned)_i);
     for (int step = 0; step < 20000; step++) {
@@ -406,7 +443,7 @@ static void big_put(void *ctx, int t, uint64_t off, const void *data, size_t n)
 START_TEST(a_100000_thread_job_pays_for_the_threads_it_touches)
 {
     size_t heap0 = heap_bytes();
-    mupci_cache_geometry_t g = {BIG_JOB, BIG_LINE, BIG_SETS, 8, 0, sizeof big_seg};
+    mupci_cache_geometry_t g = {BIG_JOB, BIG_LINE, BIG_SETS, 8, 0, sizeof big_seg, 0};
     mupci_cache_transport_t tr = {big_fetch, big_put, fake_put_masked, NULL};
     mupci_cache_t *c = mupci_cache_create(&g, &tr);
     ck_assert_ptr_nonnull(c);
@@ -447,6 +484,41 @@ START_TEST(a_100000_thread_job_pays_for_the_threads_it_touches)
 }
 END_TEST
 
+/* The same job, a rank that reads and writes every one of the 100,000
+ * threads with cache_memory at its default (48M): it never holds more than
+ * the tables that fit, every write still reaches its thread, and the heap
+ * stays within cache_memory. */
+START_TEST(a_rank_touching_every_thread_stays_within_cache_memory)
+{
+    size_t heap0 = heap_bytes();
+    mupci_cache_geometry_t g = {BIG_JOB, BIG_LINE, BIG_SETS, 8, 0, sizeof big_seg, 0};
+    size_t budget = 48u << 20;
+    g.max_tables = (int)(budget / mupci_cache_table_bytes(&g));
+    ck_assert_int_eq(g.max_tables, 160); /* doc/architecture.md quotes it */
+    mupci_cache_transport_t tr = {big_fetch, big_put, fake_put_masked, NULL};
+    mupci_cache_t *c = mupci_cache_create(&g, &tr);
+    ck_assert_ptr_nonnull(c);
+    big_fetches = big_puts = 0;
+    for (int t = 0; t < BIG_JOB; t++) {
+        uint64_t v;
+        unsigned char w = (unsigned char)(t % 253);
+        ck_assert_uint_eq(mupci_cache_read(c, t, 8, &v, sizeof v), BIG_LINE);
+        int allocated;
+        mupci_cache_write(c, t, BIG_LINE + 8, &w, 1, &allocated);
+    }
+    ck_assert_uint_eq(mupci_cache_threads_cached(c), (size_t)g.max_tables);
+    ck_assert_int_eq(big_fetches, BIG_JOB);
+    ck_assert_int_eq(big_puts, BIG_JOB - g.max_tables); /* the reused tables' writes */
+    size_t used = heap_bytes() - heap0;
+    ck_assert_msg(used <= (size_t)BIG_JOB * sizeof(void *) + 64 * 1024 + budget,
+                  "caching all %d threads took %zu bytes of heap", BIG_JOB, used);
+    int had;
+    ck_assert_uint_eq(mupci_cache_invalidate(c, &had), (size_t)g.max_tables);
+    ck_assert_int_eq(big_puts, BIG_JOB);
+    mupci_cache_destroy(c);
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("cache");
@@ -461,8 +533,10 @@ int main(void)
     tcase_add_test(tc, bypassing_accesses_stay_in_order);
     tcase_add_test(tc, lines_are_clipped_to_the_segment);
     tcase_add_test(tc, invalidate_empties_the_cache);
-    tcase_add_loop_test(tc, random_mix_matches_a_shadow_copy, 0, 3);
+    tcase_add_test(tc, past_max_tables_the_oldest_table_is_reused);
+    tcase_add_loop_test(tc, random_mix_matches_a_shadow_copy, 0, 6);
     tcase_add_test(tc, a_100000_thread_job_pays_for_the_threads_it_touches);
+    tcase_add_test(tc, a_rank_touching_every_thread_stays_within_cache_memory);
     suite_add_tcase(s, tc);
     return run_suite(s);
 }
