@@ -58,20 +58,20 @@ cluster_mpirun=$MPIRUN
 tmp=$(mktemp -d)
 min_free_kb=$((${SCALE_MIN_FREE_MB:-1024} * 1024))
 # guard_memory: every 5 s, stop the running job (every mpiexec of this
-# script names node1 in -hosts) if memory runs low, and leave a note
+# script names node1 first in -hosts) if memory runs low, and leave a note
 guard_memory() {
     while sleep 5; do
         avail=$(awk '/^MemAvailable:/ { print $2 }' /proc/meminfo)
-        if [ "$avail" -lt "$min_free_kb" ]; then
+        if [ "$avail" -lt "$min_free_kb" ] && pkill -KILL -f -- "-hosts node1[ :,]"; then
             echo "$avail" > "$tmp/low_memory"
-            pkill -KILL -f -- "-hosts node1:"
         fi
     done
 }
 guard_memory &
 guard=$!
 trap 'kill "$guard" 2> /dev/null; rm -rf "$tmp" "$out"' EXIT
-# expect_program DESCRIPTION: the last run passed, and was not stopped for memory
+# expect_program DESCRIPTION: the last run passed (status 0), and the memory
+# guard did not stop it
 expect_program() {
     if [ -e "$tmp/low_memory" ]; then
         : > "$out"
@@ -123,10 +123,10 @@ for n in ${SCALE_THREADS:-16 256 512 1024}; do
     mpi_all='' mupc_all=''
     for round in $(seq "$rounds"); do
         timed "$n" "$limit" "$top_builddir/bench/mpi_startup"
-        expect_status "$n threads: bench/mpi_startup (round $round)" 0
+        expect_program "$n threads: bench/mpi_startup (round $round)"
         mpi_all="$mpi_all $secs"
         timed "$n" "$limit" "$top_builddir/bench/startup"
-        expect_status "$n threads: bench/startup (round $round)" 0
+        expect_program "$n threads: bench/startup (round $round)"
         mupc_all="$mupc_all $secs"
     done
     echo "$n threads, start-up rounds (s): MPI$mpi_all; mupc$mupc_all"
@@ -134,10 +134,10 @@ for n in ${SCALE_THREADS:-16 256 512 1024}; do
     mpi_secs=$(median $mpi_all) mupc_secs=$(median $mupc_all)
     # memory and the fence
     run "$n" "$limit" "$top_builddir/bench/mpi_scale"
-    expect_status "$n threads: bench/mpi_scale" 0
+    expect_program "$n threads: bench/mpi_scale"
     echo "$n mpi $mpi_secs $(value mpi.scale.pss_median_kb "$out") - -" | tee -a "$results"
     run "$n" "$limit" "$top_builddir/bench/scale" 20
-    expect_status "$n threads: bench/scale" 0
+    expect_program "$n threads: bench/scale"
     echo "$n mupc $mupc_secs $(value mupc.scale.pss_median_kb "$out") $(value mupc.scale.fence_one_target_us "$out") $(value mupc.scale.fence_empty_us "$out") $(value mupc.scale.fence_one_polling_us "$out") $(value mupc.scale.get_polling_us "$out")" | tee -a "$results"
     [ "$n" -le 16 ] && continue
     for entry in $programs; do
