@@ -10,10 +10,11 @@
 # or a failed program.  Root; hours on two cores (every program at 256
 # threads took 19 minutes in all, test_lock 6 of them; at 512 a program
 # takes 1-14 minutes, test_cache 29 before its lock rounds were cut; at
-# 1,024 2-57, test_lock the 57), so not part of make check.  A
+# 1,024 2-57, test_lock the 57, matmul 52), so not part of make check.  A
 # program whose every rank talks to every other needs about 17 kB per peer
 # per rank (cache tables, connections): at 1,024 ranks more than a 24 GB
-# machine has, so the test programs sample past 16 threads.
+# machine has, so the test programs sample past 16 threads, and matmul,
+# which cannot, runs with a smaller cache_memory.
 #   SCALE_THREADS   counts, multiples of 8 (default "16 256 512 1024")
 #   SCALE_PROGRAMS  programs run at each count past 16 (default below:
 #                   every test program and example)
