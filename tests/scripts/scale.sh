@@ -59,9 +59,10 @@ cluster_mpirun=$MPIRUN
 tmp=$(mktemp -d)
 min_free_kb=$((${SCALE_MIN_FREE_MB:-1024} * 1024))
 # guard_memory: every 5 s, stop the running job (every mpiexec of this
-# script names node1 first in -hosts) if memory runs low, and leave a note
+# script names node1 first in -hosts) if memory runs low, and leave a note;
+# it ends with the script ($$ is the script's process in the subshell too)
 guard_memory() {
-    while sleep 5; do
+    while kill -0 $$ 2> /dev/null && sleep 5; do
         avail=$(awk '/^MemAvailable:/ { print $2 }' /proc/meminfo)
         if [ "$avail" -lt "$min_free_kb" ] && pkill -KILL -f -- "-hosts node1[ :,]"; then
             echo "$avail" > "$tmp/low_memory"
