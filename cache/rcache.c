@@ -43,11 +43,12 @@ static int max_tables(const mupci_config_t *cfg, const mupci_cache_geometry_t *g
     size_t table = mupci_cache_table_bytes(g);
     size_t fit = cfg->cache_memory / table;
     if (fit == 0)
-        mupci_fatal("cache_memory = %zu bytes cannot hold the table of one remote thread "
+        mupci_fatal("cache_memory = %zu bytes (%s) cannot hold the table of one remote thread "
                     "(cache_sets = %d lines of cache_line_size = %zu bytes: %zu bytes): raise "
                     "cache_memory to at least %zuK, lower cache_sets or cache_line_size, or set "
                     "cache = off",
-                    cfg->cache_memory, g->sets, g->line_size, table, (table + 1023) / 1024);
+                    cfg->cache_memory, cfg->origin[MUPCI_KEY_cache_memory], g->sets,
+                    g->line_size, table, (table + 1023) / 1024);
     return fit >= (size_t)g->threads - 1 ? 0 : (int)fit;
 }
 

@@ -88,7 +88,7 @@ expect_output "but not a value the user set" "8 ranks per core .* sleep up to 30
 MUPC_CACHE_MEMORY=64K run 2 30 "$prog" status 0
 expect_failure "cache_memory too small for one table stops the job"
 expect_output "naming the setting, the table's size and what to change" \
-    "cache_memory = 65536 bytes cannot hold the table of one remote thread \(cache_sets = 256 lines of cache_line_size = 1024 bytes: 313368 bytes\): raise cache_memory to at least 307K"
+    "cache_memory = 65536 bytes \(environment MUPC_CACHE_MEMORY\) cannot hold the table of one remote thread \(cache_sets = 256 lines of cache_line_size = 1024 bytes: 313368 bytes\): raise cache_memory to at least 307K"
 MUPC_CACHE_MEMORY=307K run 2 30 "$prog" status 0
 expect_status "one table's worth is enough" 0
 

@@ -7,6 +7,7 @@
  * against a shadow copy.
  */
 #include "cache/cache.h"
+#include "base/config.h"
 
 #include "run_suite.h"
 
@@ -485,14 +486,16 @@ START_TEST(a_100000_thread_job_pays_for_the_threads_it_touches)
 END_TEST
 
 /* The same job, a rank that reads and writes every one of the 100,000
- * threads with cache_memory at its default (48M): it never holds more than
- * the tables that fit, every write still reaches its thread, and the heap
- * stays within cache_memory. */
+ * threads with cache_memory at its default (settings.def): it never holds
+ * more than the tables that fit, every write still reaches its thread, and
+ * the heap stays within cache_memory. */
 START_TEST(a_rank_touching_every_thread_stays_within_cache_memory)
 {
     size_t heap0 = heap_bytes();
     mupci_cache_geometry_t g = {BIG_JOB, BIG_LINE, BIG_SETS, 8, 0, sizeof big_seg, 0};
-    size_t budget = 48u << 20;
+    mupci_config_t defaults;
+    mupci_config_defaults(&defaults);
+    size_t budget = defaults.cache_memory;
     g.max_tables = (int)(budget / mupci_cache_table_bytes(&g));
     ck_assert_int_eq(g.max_tables, 160); /* doc/architecture.md quotes it */
     mupci_cache_transport_t tr = {big_fetch, big_put, fake_put_masked, NULL};
