@@ -144,13 +144,17 @@ void mupci_rcache_invalidate(const char *file, int line)
 static void (*fence_hook)(void);
 void mupci_fence_set_hook(void (*hook)(void)) { fence_hook = hook; }
 
-void mupci_fence(const char *file, int line)
+static void fence(const char *file, int line, int poll_when_idle)
 {
     mupci_rcache_invalidate(file, line);
     if (mupci_unlikely(fence_hook != NULL))
         fence_hook();
-    mupci_xfer_fence();
+    mupci_xfer_fence(poll_when_idle);
 }
+
+void mupci_fence(const char *file, int line) { fence(file, line, 1); }
+
+void mupci_fence_before_wait(const char *file, int line) { fence(file, line, 0); }
 
 /* ---- public ---- */
 

@@ -61,6 +61,11 @@ static inline void mupci_rcache_before_write(int thread, uint64_t offset, size_t
  * the dirty lines and invalidate the cache (GASP_UPC_CACHE_INVALIDATE),
  * then wait until every earlier write is applied at its target. */
 void mupci_fence(const char *file, int line);
+/* The same for a caller that sends and then waits for a message (a
+ * barrier's notify): an empty fence makes no progress pass of its own,
+ * since the wait polls.  Over TCP that pass is an epoll_wait, half a
+ * microsecond, before the barrier's message could leave. */
+void mupci_fence_before_wait(const char *file, int line);
 /* hook() runs in every fence, after the cache is invalidated and before
  * the puts are completed: the bounds checker forgets what it learnt of
  * other threads' heaps (mem/bounds.c).  The cache names nothing above it. */

@@ -261,7 +261,7 @@ static void prefix_reduce_through_one(const mupci_redop_t *op, mupc_ptr_t dst, m
     move_elements(src, x, nelems, elem, blk, 0);
     mupci_redop_scan(op, acc, 0, x, x, nelems);
     move_elements(dst, x, nelems, elem, blk, 1);
-    mupci_xfer_fence(); /* the puts complete before the collective ends */
+    mupci_xfer_fence(1); /* the puts complete before the collective ends */
     free(x);
     free(acc);
 }

@@ -492,7 +492,15 @@ void mupci_engine_deliver_local(const mupci_msg_t *m, const void *payload, size_
     flush_urgent();
 }
 
-static int poll_incoming(void)
+/* done, when not NULL, is the condition a waiting computation pthread
+ * waits for (wait_loop): once a batch has made it true, the waiter leaves
+ * without testing the next receive.  That test would find nothing nearly
+ * always, yet over TCP each failing MPI_Test is a progress pass of MPI's,
+ * an epoll_wait: half a microsecond on a barrier's or a get's critical path
+ * between the message that ends the wait and the return.  A batch that is
+ * there all the same is handled by the next pass of either pthread, as one
+ * that arrives just after the waiter left always was. */
+static int poll_incoming(int (*done)(void *), void *arg)
 {
     int handled = 0;
     while (handled < nrecv) {
@@ -507,23 +515,34 @@ static int poll_incoming(void)
         MUPCI_MPI(MPI_Start(&recv_reqs[recv_head]));
         recv_head = (recv_head + 1) % nrecv;
         handled++;
+        if (done && done(arg))
+            break;
     }
     return handled;
 }
 
-int mupci_engine_progress(int flush_everything)
+/* One pass; done as for poll_incoming.  A waiter whose condition a batch
+ * met leaves after flushing what the pass queued: the other polls (each
+ * an MPI call that may be a progress pass of MPI's) wait for the next. */
+static int progress_pass(int flush_everything, int (*done)(void *), void *arg)
 {
     progress_depth++;
-    int work = poll_incoming();
-    work += poll_data_recvs();
-    work += mupci_direct_progress(cfg->fragment_size);
-    for (int i = 0; i < nprogress_hooks; i++)
-        work += progress_hooks[i]();
+    int work = poll_incoming(done, arg);
+    int waiter_done = work && done && done(arg);
+    if (!waiter_done) {
+        work += poll_data_recvs();
+        work += mupci_direct_progress(cfg->fragment_size);
+        for (int i = 0; i < nprogress_hooks; i++)
+            work += progress_hooks[i]();
+    }
     progress_depth--;
     flush_after_pass(flush_everything);
-    work += poll_sends();
+    if (!waiter_done)
+        work += poll_sends();
     return work;
 }
+
+int mupci_engine_progress(int flush_everything) { return progress_pass(flush_everything, NULL, NULL); }
 
 /* ================================================================ */
 /* Operation slots                                                   */
@@ -690,7 +709,7 @@ static void wait_loop(int (*done)(void *), void *arg, const mupci_backoff_policy
     }
     int spinning = 0; /* a spin whose outcome counts (spin_pays) */
     for (int first = 1;; first = 0) {
-        int work = mupci_engine_progress(1);
+        int work = progress_pass(1, done, arg);
         if (done(arg)) {
             if (spinning)
                 spin_ended(1);

@@ -322,7 +322,7 @@ int mupci_xfer_sync(uint64_t handle, int wait)
     return 1;
 }
 
-void mupci_xfer_fence(void)
+void mupci_xfer_fence(int poll_when_idle)
 {
     /* the stores to mapped segments, and the loads after the fence */
     if (mupci_node_sharing)
@@ -335,7 +335,8 @@ void mupci_xfer_fence(void)
         mupci_engine_unlock();
         /* Nothing to complete, but a fence is where a thread spinning on
          * strict data lets incoming writes in. */
-        mupci_engine_poll();
+        if (poll_when_idle)
+            mupci_engine_poll();
         return;
     }
     mupci_op_t *op = mupci_op_alloc(targets, NULL);

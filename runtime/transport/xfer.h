@@ -53,7 +53,10 @@ uint64_t mupci_xfer_memset_nb(int thread, uint64_t offset, int c, size_t n);
  * `wait` == 0, 0 when still in flight. */
 int mupci_xfer_sync(uint64_t handle, int wait);
 
-/* Wait until every earlier put of this thread is applied at its target. */
-void mupci_xfer_fence(void);
+/* Wait until every earlier put of this thread is applied at its target.
+ * With none in flight, poll_when_idle makes one progress pass instead (a
+ * thread spinning on strict data sees incoming writes); a caller about to
+ * wait for a message, which polls anyway, passes 0. */
+void mupci_xfer_fence(int poll_when_idle);
 
 #endif

@@ -163,7 +163,7 @@ MUPCI_ACCESS_INLINE void access_put(mupc_ptr_t dst, const void *src, size_t n, i
      * thread's own segment included, which other processes read directly)
      * a processor fence keeps the store before later loads. */
     if (strict && !local)
-        mupci_xfer_fence();
+        mupci_xfer_fence(1);
     else if (strict && mupci_node_sharing)
         mupci_node_fence();
     MUPCI_GASP_EVENT(GASP_UPC_PUT, GASP_END, local, file, line, !strict, &dst, src, n);

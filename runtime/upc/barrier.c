@@ -417,7 +417,9 @@ static void notify(int named, int value, int at_exit, int then_wait, const char 
                        "%s: this thread already called upc_notify; call upc_wait before the "
                        "next upc_notify or upc_barrier (split-phase barriers cannot nest)",
                        what);
-    mupci_fence(file, line);
+    /* The barrier's wait polls (upc_wait's, or a leader's communication
+     * pthread meanwhile), so an empty fence need not poll first. */
+    mupci_fence_before_wait(file, line);
     mine = (name_info_t){named != 0, value, me, 0, 0, 0, at_exit ? me + 1 : 0,
                          at_exit ? 0 : me + 1, me + 1, mupci_rv_calls_made()};
     mupci_rv_barrier_notified(); /* counts as epoch does: thread 0's probe compares */

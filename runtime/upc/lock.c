@@ -426,8 +426,13 @@ static int acquire(const char *what, mupc_lock_t l, int attempt, const char *fil
                        "%s: this thread already holds the lock (host thread %u); UPC locks are "
                        "not recursive, so this would wait forever",
                        what, l.thread);
-    mupci_fence(file, line); /* acquire is a consistency point */
+    /* Acquire is a consistency point.  A request to another node waits
+     * for its reply, which polls: its fence need not poll first. */
     shm_lock_t *rec = shm_record((int)l.thread, (uint32_t)l.addr);
+    if (rec)
+        mupci_fence(file, line);
+    else
+        mupci_fence_before_wait(file, line);
     mupci_reply_t r;
     if (rec) {
         uint32_t generation = (uint32_t)(l.addr >> 32);
