@@ -96,9 +96,16 @@ static int nthreads;
  * at the end of main, when this thread notifies a barrier (so thread 0
  * has a barrier's earlier calls before the barrier can complete), and
  * from a progress pass once its oldest arrival has waited QUEUE_AGE_NS:
- * a thread blocked in a mismatched call still tells thread 0 at once. */
+ * a thread blocked in a mismatched call still tells thread 0 within a
+ * millisecond.  Nothing else waits for an arrival that the age sends.
+ * It was 20 us, which across nodes sent a thread's arrivals every two or
+ * three calls of a stream of small broadcasts, each message a send of
+ * 5-7 us over TCP: a MYSYNC broadcast of 8 bytes between two emulated
+ * hosts took 2-6 % longer with it (four runs, medians of 11-21
+ * interleaved batches in one job).  On a node 32 such calls take less
+ * than 20 us anyway. */
 #define QUEUE_MAX 32
-#define QUEUE_AGE_NS 20000
+#define QUEUE_AGE_NS 1000000
 static arrival_t queued[QUEUE_MAX];
 static _Atomic int nqueued; /* read without the lock by barrier_notified */
 static int queue_cap;
