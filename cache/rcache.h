@@ -62,9 +62,10 @@ static inline void mupci_rcache_before_write(int thread, uint64_t offset, size_t
  * then wait until every earlier write is applied at its target. */
 void mupci_fence(const char *file, int line);
 /* The same for a caller that sends and then waits for a message (a
- * barrier's notify): an empty fence makes no progress pass of its own,
- * since the wait polls.  Over TCP that pass is an epoll_wait, half a
- * microsecond, before the barrier's message could leave. */
+ * barrier's notify, a lock request to another node): an empty fence
+ * makes no progress pass of its own, since the wait polls.  Over TCP
+ * that pass is an epoll_wait, half a microsecond, before the message
+ * could leave. */
 void mupci_fence_before_wait(const char *file, int line);
 /* hook() runs in every fence, after the cache is invalidated and before
  * the puts are completed: the bounds checker forgets what it learnt of
