@@ -500,7 +500,7 @@ void mupci_engine_deliver_local(const mupci_msg_t *m, const void *payload, size_
  * between the message that ends the wait and the return.  A batch that is
  * there all the same is handled by the next pass of either pthread, as one
  * that arrives just after the waiter left always was. */
-static int poll_incoming(int (*done)(void *), void *arg)
+static int poll_incoming(int (*done)(void *), void *arg, int *waiter_done)
 {
     int handled = 0;
     while (handled < nrecv) {
@@ -515,20 +515,24 @@ static int poll_incoming(int (*done)(void *), void *arg)
         MUPCI_MPI(MPI_Start(&recv_reqs[recv_head]));
         recv_head = (recv_head + 1) % nrecv;
         handled++;
-        if (done && done(arg))
+        if (done && done(arg)) {
+            *waiter_done = 1;
             break;
+        }
     }
     return handled;
 }
 
 /* One pass; done as for poll_incoming.  A waiter whose condition a batch
  * met leaves after flushing what the pass queued: the other polls (each
- * an MPI call that may be a progress pass of MPI's) wait for the next. */
+ * an MPI call that may be a progress pass of MPI's) wait for the next.
+ * The condition is looked at once per batch only (a collective's wait
+ * for any sender scans every thread's queue). */
 static int progress_pass(int flush_everything, int (*done)(void *), void *arg)
 {
     progress_depth++;
-    int work = poll_incoming(done, arg);
-    int waiter_done = work && done && done(arg);
+    int waiter_done = 0;
+    int work = poll_incoming(done, arg, &waiter_done);
     if (!waiter_done) {
         work += poll_data_recvs();
         work += mupci_direct_progress(cfg->fragment_size);
