@@ -37,6 +37,14 @@ void mupci_backoff_reset(mupci_backoff_t *b)
 
 void mupci_backoff_skip_spin(mupci_backoff_t *b) { b->polls = b->policy->spin_polls; }
 
+void mupci_backoff_skip_yield(mupci_backoff_t *b, int64_t now_ns)
+{
+    b->polls = b->policy->spin_polls;
+    b->idle_since = now_ns - b->policy->yield_ns;
+    if (b->idle_since == 0) /* 0 means "not idle yet" */
+        b->idle_since = -1;
+}
+
 mupci_backoff_action_t mupci_backoff_next(mupci_backoff_t *b, int64_t now_ns,
                                           int64_t *sleep_ns)
 {
@@ -85,4 +93,17 @@ void mupci_backoff_idle(mupci_backoff_t *b)
     int64_t sleep_ns = 0;
     mupci_backoff_action_t action = mupci_backoff_step(b, &sleep_ns);
     mupci_backoff_act(action, sleep_ns);
+}
+
+void mupci_yield_meter_note(mupci_yield_meter_t *m, int64_t start_ns, int64_t end_ns)
+{
+    if (end_ns - start_ns > MUPCI_SLOW_YIELD_NS)
+        m->slow_until = end_ns + MUPCI_SLOW_YIELD_PERIOD_NS;
+}
+
+void mupci_yield_metered(mupci_yield_meter_t *m)
+{
+    int64_t start = mupci_now_ns();
+    sched_yield();
+    mupci_yield_meter_note(m, start, mupci_now_ns());
 }

@@ -38,6 +38,8 @@ void mupci_backoff_init(mupci_backoff_t *b, const mupci_backoff_policy_t *policy
 void mupci_backoff_reset(mupci_backoff_t *b);
 /* Go on from where the spin ends (the spin polls counted as done). */
 void mupci_backoff_skip_spin(mupci_backoff_t *b);
+/* Go on from where the yield window ends: the next step is a sleep. */
+void mupci_backoff_skip_yield(mupci_backoff_t *b, int64_t now_ns);
 
 /* Decide the next idle step (pure; `now_ns` from mupci_now_ns()).  For
  * MUPCI_BACKOFF_SLEEP, *sleep_ns receives the period. */
@@ -52,5 +54,29 @@ void mupci_backoff_act(mupci_backoff_action_t action, int64_t sleep_ns);
 
 /* One idle step: decide and do it. */
 void mupci_backoff_idle(mupci_backoff_t *b);
+
+/* Whether yields give the core back quickly.  A yield that takes longer
+ * than MUPCI_SLOW_YIELD_NS means a busy pthread got the core, which keeps
+ * it for a whole time slice (milliseconds): the cores are oversubscribed,
+ * and a pthread that polls by yielding takes time from the ones that
+ * compute.  From then on, for MUPCI_SLOW_YIELD_PERIOD_NS, yields count as
+ * slow and the ladders go from the spin straight to sleep.  One pthread
+ * per meter. */
+#define MUPCI_SLOW_YIELD_NS 200000
+#define MUPCI_SLOW_YIELD_PERIOD_NS 100000000
+typedef struct mupci_yield_meter {
+    int64_t slow_until; /* ns; yields are slow before it */
+} mupci_yield_meter_t;
+
+static inline int mupci_yields_slow(const mupci_yield_meter_t *m, int64_t now_ns)
+{
+    return now_ns < m->slow_until;
+}
+
+/* Record a yield that went from start_ns to end_ns. */
+void mupci_yield_meter_note(mupci_yield_meter_t *m, int64_t start_ns, int64_t end_ns);
+
+/* sched_yield, recorded. */
+void mupci_yield_metered(mupci_yield_meter_t *m);
 
 #endif

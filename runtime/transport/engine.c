@@ -610,36 +610,28 @@ static void park_forever(void)
 }
 
 /* A wait with a futex word (mupci_engine_wait_sleep) yields after its
- * spin, like any wait, as long as yields come back quickly: then the
- * pthreads that take the core are other waiters of this job, which run a
- * moment and give it back, and a yield costs a context switch where a
- * sleep costs a wake-up (4-9 us here).  A yield that takes longer than
- * SLOW_YIELD_NS means a busy process got the core, which keeps it for a
- * whole time slice (milliseconds); from then on, for SLOW_YIELD_PERIOD_NS,
- * such waits go from the spin straight to sleep, where a wake-up gets the
- * core back sooner.  Measured on 2 cores, 4-thread on-node barrier (quick
- * runs, other jobs on the machine, so ranges): with a busy loop per core
- * beside it, 15-35 us with no yields at all, 80-300 us with 20-100 us of
- * yields first, 500-780 us when the switch took two slow yields in a row
- * or never happened, about 1000 us before futexes; without busy loops,
- * 3-7 us yielding, 16-28 us sleeping at once.  One slow yield is enough:
+ * spin, like any wait, as long as yields come back quickly (backoff.h):
+ * then the pthreads that take the core are other waiters of this job,
+ * which run a moment and give it back, and a yield costs a context switch
+ * where a sleep costs a wake-up (4-9 us here).  Once a yield was slow, a
+ * wake-up gets the core back sooner than the busy pthread's time slice
+ * would.  Measured on 2 cores, 4-thread on-node barrier (quick runs,
+ * other jobs on the machine, so ranges): with a busy loop per core beside
+ * it, 15-35 us with no yields at all, 80-300 us with 20-100 us of yields
+ * first, 500-780 us when the switch took two slow yields in a row or
+ * never happened, about 1000 us before futexes; without busy loops, 3-7
+ * us yielding, 16-28 us sleeping at once.  One slow yield is enough:
  * after a busy process's slice the next yield is quick again. */
-#define SLOW_YIELD_NS 200000
-#define SLOW_YIELD_PERIOD_NS 100000000
-static int64_t yields_slow_until; /* computation pthread only */
+static mupci_yield_meter_t compute_yields; /* computation pthread only */
 
 /* Lock held: yield (and note a slow one); 0 if yields are slow now. */
 static int yield_if_quick(void)
 {
-    int64_t start = mupci_now_ns();
-    if (start < yields_slow_until)
+    if (mupci_yields_slow(&compute_yields, mupci_now_ns()))
         return 0;
     mupci_engine_unlock();
-    sched_yield();
+    mupci_yield_metered(&compute_yields);
     mupci_engine_lock();
-    int64_t end = mupci_now_ns();
-    if (end - start > SLOW_YIELD_NS)
-        yields_slow_until = end + SLOW_YIELD_PERIOD_NS;
     return 1;
 }
 
@@ -821,14 +813,32 @@ static void comm_sleep(int64_t ns)
     MUPCI_PT(pthread_mutex_unlock(&wake_mx));
 }
 
+/* After its work the communication pthread polls between yields for
+ * yield_window_us, so that a request from another node is served at once
+ * while its computation pthread computes.  Where cores are oversubscribed
+ * those yields take the core from the pthreads that compute: GWU's NAS CG
+ * (class B, two emulated hosts on 2 cores, a request served every few
+ * milliseconds) made 2.2-3.2 million yields a rank in 33 s, 2.3-2.9 s of
+ * the communication pthread's CPU time.  So once a yield was slow (a busy
+ * pthread had the core, backoff.h), it sleeps instead, as the computation
+ * pthread's waits do: 0.8-1.1 s, and CG's median time 32.5 -> 31.6 s
+ * (three interleaved rounds).  Yields on free cores stay quick and keep
+ * the window. */
+static mupci_yield_meter_t comm_yields; /* communication pthread only */
+
 static void comm_idle(mupci_backoff_t *b)
 {
-    int64_t sleep_ns = 0;
-    switch (mupci_backoff_next(b, mupci_now_ns(), &sleep_ns)) {
+    int64_t sleep_ns = 0, now = mupci_now_ns();
+    mupci_backoff_action_t action = mupci_backoff_next(b, now, &sleep_ns);
+    if (action == MUPCI_BACKOFF_YIELD && mupci_yields_slow(&comm_yields, now)) {
+        mupci_backoff_skip_yield(b, now);
+        action = mupci_backoff_next(b, now, &sleep_ns);
+    }
+    switch (action) {
     case MUPCI_BACKOFF_SPIN:
         break;
     case MUPCI_BACKOFF_YIELD:
-        sched_yield();
+        mupci_yield_metered(&comm_yields);
         break;
     case MUPCI_BACKOFF_SLEEP:
         comm_sleep(sleep_ns);
