@@ -67,6 +67,14 @@ GASP_COUNT_REPORT=1 MUPC_CACHE=off timeout -k 5 60 $MPIRUN -n 2 "$top_builddir/b
 rc=$?
 expect_status "bench/gasp_count --quick" 0
 expect_output "its tool counted thread 0's gets" "^gasp_count_tool: thread 0 counted [1-9][0-9]* gets$"
+# make bench-cluster's barrier beside MPI_Barrier in one job (a hybrid
+# program: it calls MPI itself), here on one host
+MUPC_CACHE=off timeout -k 5 60 $MPIRUN -n 2 "$top_builddir/bench/barrier_mpi" --quick > "$out" 2>&1
+rc=$?
+expect_status "bench/barrier_mpi --quick" 0
+for name in mupc.injob.barrier.us mpi.injob.barrier.us injob.barrier.ratio; do
+    expect_output "bench/barrier_mpi prints $name" "^$name [0-9]+\.[0-9]+$"
+done
 # mupc-bench-plot draws what run-bench printed (or says what to install)
 bash "$top_srcdir/tools/mupc-bench-plot" -o "$plots/out" "$plots/run.txt" > "$out" 2>&1
 rc=$?
