@@ -8,10 +8,9 @@
  * processes (which one goes first alternates too), so both see the same
  * placement of ranks on cores and the same connections.  Across jobs the
  * barrier moves more than the difference between the two: on two
- * emulated hosts one job's ratio of medians was 0.96 and another's 1.07,
- * each with quartiles within 2-3 % of its median, and comparing two
- * jobs' figures (bench/shm's against bench/mpi_baselines') gave
- * 0.96-1.25.  Thread 0 prints, with 2 threads:
+ * emulated hosts 15 jobs gave median pair ratios from 0.96 to 1.07, each
+ * job's quartiles within 1-4 % of its median, while comparing two jobs'
+ * figures (bench/shm's against bench/mpi_baselines') gave 0.96-1.25.  Thread 0 prints, with 2 threads:
  *   mupc.injob.barrier.us   median over batches of upc_barrier
  *   mpi.injob.barrier.us    median over batches of MPI_Barrier
  *   injob.barrier.ratio     median over pairs of batches of their ratio
