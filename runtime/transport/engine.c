@@ -76,6 +76,7 @@ static MPI_Request *send_reqs;
 static send_entry_t *send_entries;
 static int *send_idx; /* scratch for MPI_Testsome */
 static int nsends, send_cap;
+static int nbulk_sends; /* of them, fragments of bulk data (no batch buffer) */
 
 /* ---- bulk-data receives into user memory ---- */
 static MPI_Request *data_reqs;
@@ -175,6 +176,8 @@ static void send_completed(const send_entry_t *e)
 {
     if (e->buffer)
         buffer_put(e->buffer);
+    else
+        nbulk_sends--;
     if (e->op)
         mupci_op_part_done(e->op);
 }
@@ -255,6 +258,18 @@ static int poll_data_recvs(void)
     return 1;
 }
 
+/* Lock held: fragments of bulk data this process sends or receives are
+ * in flight.  MPI moves them only while someone polls: over UCX's TCP
+ * transport each progress call pushes what the socket takes and reads
+ * what arrived, so a transfer stalls while both pthreads of either end
+ * sleep.  A 16 MiB upc_memget across two emulated hosts moved at 850-970
+ * MB/s with the waits' sleeps, 1520-1890 without, against MPI's
+ * 1620-1960 (bench/RESULTS.md, "Bulk transfers over the network").  So
+ * while this is true neither pthread sleeps.  It lasts a transfer: the
+ * fragments are a get's reply or a put's data, which the other end
+ * serves as soon as it handles the request. */
+static int bulk_moving(void) { return nbulk_sends > 0 || ndata > 0; }
+
 int mupci_engine_fragments(size_t n)
 {
     return n == 0 ? 0 : (int)((n + cfg->fragment_size - 1) / cfg->fragment_size);
@@ -268,6 +283,7 @@ void mupci_engine_send_data(const void *buf, size_t n, int dest, int tag, mupci_
         MPI_Request req;
         MUPCI_MPI(MPI_Isend(at + done, (int)piece, MPI_BYTE, dest, tag, mupci_comm, &req));
         track_send(req, NULL, op);
+        nbulk_sends++;
     }
     ring_message_bell(dest);
 }
@@ -523,6 +539,18 @@ static int poll_incoming(int (*done)(void *), void *arg, int *waiter_done)
     return handled;
 }
 
+/* A pass that copies a piece of a queued on-node direct read holds the
+ * progress lock meanwhile: 256 KiB is about 10 us at this machine's 26
+ * GB/s.  Direct reads once used fragment_size; that grew to 4 MiB for
+ * the network's sake, and these pieces stayed (a smaller fragment_size
+ * still lowers them). */
+#define DIRECT_PIECE_MAX (256 * 1024)
+
+static size_t direct_piece_bytes(void)
+{
+    return cfg->fragment_size < DIRECT_PIECE_MAX ? cfg->fragment_size : DIRECT_PIECE_MAX;
+}
+
 /* One pass; done as for poll_incoming.  A waiter whose condition a batch
  * met leaves after flushing what the pass queued: the other polls (each
  * an MPI call that may be a progress pass of MPI's) wait for the next.
@@ -535,7 +563,7 @@ static int progress_pass(int flush_everything, int (*done)(void *), void *arg)
     int work = poll_incoming(done, arg, &waiter_done);
     if (!waiter_done) {
         work += poll_data_recvs();
-        work += mupci_direct_progress(cfg->fragment_size);
+        work += mupci_direct_progress(direct_piece_bytes());
         for (int i = 0; i < nprogress_hooks; i++)
             work += progress_hooks[i]();
     }
@@ -721,7 +749,7 @@ static void wait_loop(int (*done)(void *), void *arg, const mupci_backoff_policy
             mupci_engine_unlock();
             park_forever();
         }
-        if (work) {
+        if (work || bulk_moving()) { /* a wait for bulk data polls as MPI_Wait does */
             mupci_backoff_reset(&b);
             continue;
         }
@@ -880,14 +908,17 @@ int mupci_engine_comm_loop(void)
             continue;
         }
         mupci_backoff_reset(&defer);
-        int work = mupci_direct_progress(SIZE_MAX);
+        int work = mupci_direct_progress(SIZE_MAX), moving = 0;
         if (pthread_mutex_trylock(&progress_lock) == 0) {
             holds_lock = 1;
             work += mupci_engine_progress(0);
+            moving = bulk_moving();
             mupci_engine_unlock();
         }
         if (work)
             mupci_backoff_reset(&b);
+        else if (moving)
+            sched_yield(); /* poll again soon, giving way to a pthread that computes */
         else
             comm_idle(&b);
     }

@@ -16,7 +16,7 @@
     X(ulong, unsigned long) X(llong, long long) X(ullong, unsigned long long)             \
     X(float, float) X(double, double) X(ldouble, long double)
 
-#define BIG (3u << 20) /* 3 MiB: several 256 KiB fragments */
+#define BIG (3u << 20) /* 3 MiB: one fragment by default, twelve with get_paths.sh's 256K */
 
 MUPC_SHARED_ARRAY(scalars, char, 256, 256, MUPC_PER_THREAD) /* 256 bytes per thread */
 MUPC_SHARED_ARRAY(big, char, BIG, BIG, MUPC_PER_THREAD)

@@ -59,6 +59,9 @@ for layout in ${CLUSTER_LAYOUTS:-2x2 3x1}; do
         run "$ranks" 120 "$top_builddir/tests/mr/$prog"
         expect_status "$layout: tests/mr/$prog" 0
     done
+    # 3 MiB transfers as twelve MPI messages each (one by default)
+    run "$ranks" 120 env MUPC_FRAGMENT_SIZE=256K "$top_builddir/tests/mr/test_access"
+    expect_status "$layout: tests/mr/test_access, 256 KiB fragments" 0
     for name in $upc_programs; do
         run "$ranks" 60 "$tmp/$name"
         expect_success "$name" "$layout: tests/upc/$name"

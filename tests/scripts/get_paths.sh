@@ -6,12 +6,17 @@
 # cross-memory attach).  Run the programs with large gets over the message
 # path too, and check what the runtime says about the path it took.
 # Threads whose segments are mapped (shm = on) need neither: shm = off here.
+# The message path again with fragment_size = 256K: their 1-3 MiB transfers
+# then move as 4-12 MPI messages each (the 4 MiB default makes one).
 . "$top_srcdir/tests/scripts/lib.sh"
 
 for n in 2 3; do
     for prog in test_access test_nb test_nonblocking; do
         run $n 120 env MUPC_SHM=off MUPC_DIRECT_GETS=off "$top_builddir/tests/mr/$prog"
         expect_status "$prog, $n threads, direct_gets=off" 0
+        run $n 120 env MUPC_SHM=off MUPC_DIRECT_GETS=off MUPC_FRAGMENT_SIZE=256K \
+            "$top_builddir/tests/mr/$prog"
+        expect_status "$prog, $n threads, direct_gets=off, 256 KiB fragments" 0
     done
     run $n 60 env MUPC_SHM=off MUPC_DIRECT_GETS=off MUPC_VERBOSE=1 "$top_builddir/tests/mr/test_nb"
     expect_output "direct_gets=off: no thread is read directly ($n threads)" \

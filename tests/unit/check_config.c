@@ -46,7 +46,7 @@ START_TEST(default_values)
 {
     ck_assert_uint_eq(cfg.segment_size, MUPCI_SEGMENT_AUTO);
     ck_assert_uint_eq(cfg.batch_size, 16u << 10);
-    ck_assert_uint_eq(cfg.fragment_size, 256u << 10);
+    ck_assert_uint_eq(cfg.fragment_size, 4u << 20);
     ck_assert_int_eq(cfg.recv_buffers, 8);
     ck_assert_int_eq(cfg.send_slots, 64);
     ck_assert_int_eq(cfg.spin_polls, 100);
