@@ -2,7 +2,7 @@
 /*
  * idle.c -- how much CPU an idle libmupc program burns.
  *
- *   mupcrun -n N bench/idle SECONDS [in-barrier]
+ *   mupcrun -n N bench/idle SECONDS [in-barrier [after-transfers]]
  *
  * Every thread sleeps SECONDS in user code, then meets the others at a
  * barrier.  With in-barrier only thread 0 sleeps, and the others wait for
@@ -15,6 +15,12 @@
  * run-bench runs SECONDS=2 and SECONDS=0 and reports the difference as
  * mupc.idle.extra_cpu_s: the cost of idling, which the communication
  * pthreads' backoff (spin, yield, sleep) must keep near zero.
+ *
+ * With after-transfers each thread first gets TRANSFER bytes from the next
+ * thread and puts as many to the previous one.  Over messages those move as
+ * fragments, and while fragments are in flight no pthread sleeps
+ * (engine.c, bulk_moving): tests/scripts/get_paths.sh checks that the
+ * waits sleep again once they are done.
  */
 #include <mupc_upc.h>
 
@@ -24,9 +30,18 @@
 #include <sys/resource.h>
 #include <time.h>
 
-enum { MAX_THREADS = 256 };
+enum { MAX_THREADS = 256, TRANSFER = 3 << 20 };
 
 MUPC_SHARED_ARRAY(cpu_s, double, MAX_THREADS, 0, MUPC_TOTAL) /* all on thread 0 */
+MUPC_SHARED_ARRAY(bulk, char, TRANSFER, TRANSFER, MUPC_PER_THREAD)
+
+static void transfers(void)
+{
+    static char buffer[TRANSFER];
+    upc_memget(buffer, MUPC_ELEM(bulk, (size_t)((MYTHREAD + 1) % THREADS) * TRANSFER), TRANSFER);
+    upc_memput(MUPC_ELEM(bulk, (size_t)((MYTHREAD + THREADS - 1) % THREADS) * TRANSFER), buffer,
+               TRANSFER);
+}
 
 static double process_cpu_s(void)
 {
@@ -40,13 +55,17 @@ int main(int argc, char **argv)
 {
     double seconds = argc > 1 ? atof(argv[1]) : 2.0;
     int in_barrier = argc > 2 && strcmp(argv[2], "in-barrier") == 0;
+    int after_transfers = in_barrier && argc > 3 && strcmp(argv[3], "after-transfers") == 0;
     if (THREADS > MAX_THREADS || seconds < 0) {
         if (MYTHREAD == 0)
             fprintf(stderr,
-                    "bench/idle: usage: idle SECONDS (>= 0) [in-barrier], at most %d threads\n",
+                    "bench/idle: usage: idle SECONDS (>= 0) [in-barrier [after-transfers]], "
+                    "at most %d threads\n",
                     MAX_THREADS);
         return 2;
     }
+    if (after_transfers)
+        transfers();
     upc_barrier();
     double before = process_cpu_s();
     struct timespec nap = {(time_t)seconds, (long)((seconds - (time_t)seconds) * 1e9)};

@@ -30,4 +30,17 @@ for n in 2 3; do
             "thread 0 reads $((n - 1)) of the other $((n - 1)) threads directly"
     fi
 done
+
+# While fragments are in flight no pthread sleeps (engine.c, bulk_moving);
+# once they are done, waits must sleep again.  3 threads get and put 3 MiB
+# over messages, then two of them wait 1 s in a barrier for the third:
+# about 0.15 CPU-seconds in all here, 1.5 when the count of fragments in
+# flight never went back to zero and the waits kept polling.
+run 3 60 env MUPC_SHM=off MUPC_DIRECT_GETS=off "$top_builddir/bench/idle" 1 in-barrier after-transfers
+cpu=$(awk '$1 == "idle.window_cpu_s" { print $2 }' "$out")
+if [ "$rc" = 0 ] && awk -v c="$cpu" 'BEGIN { exit !(c != "" && c + 0 < 0.6) }'; then
+    ok "waits sleep again after bulk transfers (${cpu} CPU-s over 1 s, < 0.6)"
+else
+    fail "waits after bulk transfers: ${cpu:-no figure} CPU-s over 1 s (status $rc), want < 0.6"
+fi
 finish
