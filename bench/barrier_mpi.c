@@ -46,14 +46,6 @@ static double mpi_batch(int iters)
     return (bench_now_us() - t) / iters;
 }
 
-static void report(const char *name, int threads, double value)
-{
-    if (threads == 2)
-        printf("%s.us %.3f\n", name, value);
-    else
-        printf("%s_%dt_us %.3f\n", name, threads, value);
-}
-
 int main(int argc, char **argv)
 {
     bench_plan_t plan = bench_plan(argc, argv);
@@ -72,8 +64,8 @@ int main(int argc, char **argv)
         ratio[b] = upc[b] / mpi[b];
     }
     if (MYTHREAD == 0) {
-        report("mupc.injob.barrier", THREADS, bench_median(upc, plan.batches));
-        report("mpi.injob.barrier", THREADS, bench_median(mpi, plan.batches));
+        bench_report_barrier("mupc.injob.barrier", THREADS, bench_median(upc, plan.batches));
+        bench_report_barrier("mpi.injob.barrier", THREADS, bench_median(mpi, plan.batches));
         if (THREADS == 2)
             printf("injob.barrier.ratio %.3f\n", bench_median(ratio, plan.batches));
         else
