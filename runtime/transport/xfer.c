@@ -134,7 +134,9 @@ void mupci_xfer_get(void *dst, int thread, uint64_t offset, size_t n)
 
 /* A direct non-blocking get is copied by whoever makes progress: the
  * communication pthread while the caller computes, the caller itself once
- * it waits in upc_sync. */
+ * it waits in upc_sync.  So are the fragments of a large one over
+ * messages: either way the communication pthread is woken, since it may
+ * be in a long sleep (engine.c, DEFER_SLEEP_MAX_US). */
 uint64_t mupci_xfer_get_nb(void *dst, int thread, uint64_t offset, size_t n)
 {
     const char *mapped = mupci_xfer_mapped(thread, offset);
@@ -153,7 +155,7 @@ uint64_t mupci_xfer_get_nb(void *dst, int thread, uint64_t offset, size_t n)
     }
     uint64_t h = mupci_op_handle(op);
     mupci_engine_unlock();
-    if (direct)
+    if (direct || n > mupci_engine_inline_max())
         mupci_engine_wake_comm();
     return h;
 }
@@ -205,7 +207,10 @@ uint64_t mupci_xfer_put_nb(int thread, uint64_t offset, const void *src, size_t 
         memcpy(mapped, src, n);
         return completed_handle();
     }
-    return mupci_op_handle(start_put(thread, offset, src, n, 1));
+    uint64_t h = mupci_op_handle(start_put(thread, offset, src, n, 1));
+    if (n > mupci_engine_inline_max()) /* its fragments move while someone polls */
+        mupci_engine_wake_comm();
+    return h;
 }
 
 /* dst[i] = data[i] for each byte i of [0, n) whose mask bit is set. */
