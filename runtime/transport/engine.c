@@ -42,7 +42,6 @@ static int progress_depth; /* >0 while dispatching (handlers must not wait) */
 static atomic_int shutdown_flag;
 static atomic_int exit_status;
 static atomic_uint compute_activity; /* bumped by every progress pass of a waiting computation pthread */
-static atomic_int compute_waiting;   /* the computation pthread is in a wait (wait_loop) */
 static atomic_int comm_kicked;       /* work was queued for the communication pthread */
 static pthread_mutex_t wake_mx = PTHREAD_MUTEX_INITIALIZER;
 static pthread_cond_t wake_cv = PTHREAD_COND_INITIALIZER;
@@ -733,7 +732,6 @@ static void wait_loop(int (*done)(void *), void *arg, const mupci_backoff_policy
         }
     }
     int spinning = 0; /* a spin whose outcome counts (spin_pays) */
-    atomic_store_explicit(&compute_waiting, 1, memory_order_relaxed);
     for (int first = 1;; first = 0) {
         int work = progress_pass(1, done, arg);
         if (done(arg)) {
@@ -777,7 +775,6 @@ static void wait_loop(int (*done)(void *), void *arg, const mupci_backoff_policy
         mupci_engine_lock();
     }
     atomic_fetch_add_explicit(&compute_activity, 1, memory_order_relaxed);
-    atomic_store_explicit(&compute_waiting, 0, memory_order_relaxed);
     mupci_engine_wake_comm_if_moving(); /* this pthread may compute now */
 }
 
@@ -884,18 +881,11 @@ static void comm_idle(mupci_backoff_t *b)
  * from 20 us to defer_sleep_max_ns() while it keeps waiting.  This came in
  * with the other get-path changes of the same commit, which together took
  * bench/core's get median from 0.74-0.81 to 0.56-0.57 us; on its own its
- * effect was within the run-to-run noise.  A pthread found between waits
- * may have stopped waiting: look again after the shortest sleep, so that
- * the communication pthread takes over at most one deferred sleep after
- * the last wait ended, not two. */
-#define DEFER_RECHECK_NS 20000
-
+ * effect was within the run-to-run noise. */
 static void comm_defer(mupci_backoff_t *defer)
 {
     int64_t sleep_ns = 0;
-    if (!atomic_load_explicit(&compute_waiting, memory_order_relaxed))
-        comm_sleep(DEFER_RECHECK_NS);
-    else if (mupci_backoff_step(defer, &sleep_ns) == MUPCI_BACKOFF_SLEEP)
+    if (mupci_backoff_step(defer, &sleep_ns) == MUPCI_BACKOFF_SLEEP)
         comm_sleep(sleep_ns);
 }
 
@@ -1020,19 +1010,18 @@ int64_t mupci_engine_longest_sleep_us(void) { return idle_longest_ns / 1000; }
  * core, or tools/mupc-cluster's emulated hosts, which share the machine's
  * cores) each takes a core from a pthread that polls or computes.  Capped
  * at idle_sleep_max_us (2 ms, 500 wake-ups a second a rank) they cost a
- * get across two emulated hosts 1.4 us of its 19.6, a barrier 0.9 of 14.4,
- * and on one node with a rank per core a get or a barrier over messages
- * 4-6 % (bench/RESULTS.md, "Barrier and get beside plain MPI programs").
- * So deferred sleeps grow to DEFER_SLEEP_MAX_US.  The price is service:
- * a request from another node to a thread that has just begun to compute
- * after a run of waits waits until this pthread next looks, unless the
- * thread waits again first.  After 60 ms of barriers such a get took
- * 0.45-0.86 ms on average with a 2 ms cap, 2.8-3.0 (at most 7.4) with
- * 8 ms and 7.2-8.7 (at most 16) with 16 ms; 8 ms keeps most of the gain.
- * Its own bulk fragments still in flight wake the communication pthread
- * at once (mupci_engine_wake_comm_if_moving).  A value the user set for
+ * get across two emulated hosts 1.4 us of its 19.6 (1.10 -> 1.02 of MPI's
+ * round trip), a barrier 0.9 of 14.4, and GWU's NAS CG class B 7-10 % of
+ * its time; on one node with a rank per core a get or a barrier over
+ * messages 4-6 % (bench/RESULTS.md, "Barrier and get beside plain MPI
+ * programs").  So deferred sleeps grow to DEFER_SLEEP_MAX_US instead.
+ * The price: the ladder reaches that only after a run of waits about as
+ * long, and a request from another node to a pthread that then computes
+ * may wait that long for service unless it waits again first.  Its own
+ * bulk fragments still in flight wake the communication pthread at once
+ * (mupci_engine_wake_comm_if_moving).  A value the user set for
  * idle_sleep_max_us caps these sleeps too. */
-#define DEFER_SLEEP_MAX_US 8000
+#define DEFER_SLEEP_MAX_US 16000
 
 static int64_t defer_sleep_max_ns(void)
 {
