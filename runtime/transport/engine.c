@@ -775,7 +775,6 @@ static void wait_loop(int (*done)(void *), void *arg, const mupci_backoff_policy
         mupci_engine_lock();
     }
     atomic_fetch_add_explicit(&compute_activity, 1, memory_order_relaxed);
-    mupci_engine_wake_comm_if_moving(); /* this pthread may compute now */
 }
 
 void mupci_engine_wait_locked(int (*done)(void *), void *arg)
@@ -878,7 +877,7 @@ static void comm_idle(mupci_backoff_t *b)
 /* The computation pthread is waiting, so it drives progress itself: get
  * off the core instead of spinning or yielding next to it (a yielding
  * pthread still takes time slices when cores are scarce).  Sleeps grow
- * from 20 us to defer_sleep_max_ns() while it keeps waiting.  This came in
+ * from 20 us to idle_sleep_max_us while it keeps waiting.  This came in
  * with the other get-path changes of the same commit, which together took
  * bench/core's get median from 0.74-0.81 to 0.56-0.57 us; on its own its
  * effect was within the run-to-run noise. */
@@ -924,15 +923,6 @@ int mupci_engine_comm_loop(void)
             comm_idle(&b);
     }
     return atomic_load(&exit_status);
-}
-
-/* Lock held.  MPI moves a transfer's fragments only while someone polls
- * (bulk_moving), and the communication pthread may be in a long deferred
- * sleep: a pthread about to compute with fragments in flight wakes it. */
-void mupci_engine_wake_comm_if_moving(void)
-{
-    if (bulk_moving())
-        mupci_engine_wake_comm();
 }
 
 void mupci_engine_wake_comm(void)
@@ -1003,33 +993,6 @@ int mupci_engine_wait_spins(void) { return wait_policy.spin_polls; }
 
 int64_t mupci_engine_longest_sleep_us(void) { return idle_longest_ns / 1000; }
 
-/* While its computation pthread waits, and so polls MPI itself, the
- * communication pthread defers (comm_defer): it sleeps, 20 us at first and
- * twice as long each time it wakes to find the waits still going on.
- * Those wake-ups only look, yet where every core is busy (a rank per
- * core, or tools/mupc-cluster's emulated hosts, which share the machine's
- * cores) each takes a core from a pthread that polls or computes.  Capped
- * at idle_sleep_max_us (2 ms, 500 wake-ups a second a rank) they cost a
- * get across two emulated hosts 1.4 us of its 19.6 (1.10 -> 1.02 of MPI's
- * round trip), a barrier 0.9 of 14.4, and GWU's NAS CG class B 7-10 % of
- * its time; on one node with a rank per core a get or a barrier over
- * messages 4-6 % (bench/RESULTS.md, "Barrier and get beside plain MPI
- * programs").  So deferred sleeps grow to DEFER_SLEEP_MAX_US instead.
- * The price: the ladder reaches that only after a run of waits about as
- * long, and a request from another node to a pthread that then computes
- * may wait that long for service unless it waits again first.  Its own
- * bulk fragments still in flight wake the communication pthread at once
- * (mupci_engine_wake_comm_if_moving).  A value the user set for
- * idle_sleep_max_us caps these sleeps too. */
-#define DEFER_SLEEP_MAX_US 16000
-
-static int64_t defer_sleep_max_ns(void)
-{
-    int user_set = strcmp(cfg->origin[MUPCI_KEY_idle_sleep_max_us], "default") != 0;
-    int64_t longest = (int64_t)DEFER_SLEEP_MAX_US * 1000;
-    return user_set || idle_longest_ns > longest ? idle_longest_ns : longest;
-}
-
 static void make_policies(int ranks_per_core)
 {
     int spins = ranks_per_core > 1 ? cfg->spin_polls / 4 : cfg->spin_polls;
@@ -1038,7 +1001,7 @@ static void make_policies(int ranks_per_core)
     idle_longest_ns = stretched_sleep_ns(ranks_per_core);
     comm_policy = (mupci_backoff_policy_t){spins, yield_ns, 20000, idle_longest_ns};
     wait_policy = (mupci_backoff_policy_t){spins, yield_ns, 10000, longest};
-    defer_policy = (mupci_backoff_policy_t){0, 0, 20000, defer_sleep_max_ns()};
+    defer_policy = (mupci_backoff_policy_t){0, 0, 20000, idle_longest_ns};
 }
 
 void mupci_engine_init(const mupci_config_t *config, int ranks_per_core)

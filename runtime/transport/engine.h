@@ -55,8 +55,6 @@ int mupci_engine_shutting_down(void);
 /* Any thread: end the communication pthread's idle sleep now (work was
  * queued for it). */
 void mupci_engine_wake_comm(void);
-/* Lock held: the same if fragments of bulk data are in flight. */
-void mupci_engine_wake_comm_if_moving(void);
 
 /* ---- the progress lock ---- */
 void mupci_engine_lock(void);

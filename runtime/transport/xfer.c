@@ -134,9 +134,7 @@ void mupci_xfer_get(void *dst, int thread, uint64_t offset, size_t n)
 
 /* A direct non-blocking get is copied by whoever makes progress: the
  * communication pthread while the caller computes, the caller itself once
- * it waits in upc_sync.  So are the fragments of a large one over
- * messages: either way the communication pthread is woken, since it may
- * be in a long sleep (engine.c, DEFER_SLEEP_MAX_US). */
+ * it waits in upc_sync. */
 uint64_t mupci_xfer_get_nb(void *dst, int thread, uint64_t offset, size_t n)
 {
     const char *mapped = mupci_xfer_mapped(thread, offset);
@@ -155,7 +153,7 @@ uint64_t mupci_xfer_get_nb(void *dst, int thread, uint64_t offset, size_t n)
     }
     uint64_t h = mupci_op_handle(op);
     mupci_engine_unlock();
-    if (direct || n > mupci_engine_inline_max())
+    if (direct)
         mupci_engine_wake_comm();
     return h;
 }
@@ -207,10 +205,7 @@ uint64_t mupci_xfer_put_nb(int thread, uint64_t offset, const void *src, size_t 
         memcpy(mapped, src, n);
         return completed_handle();
     }
-    uint64_t h = mupci_op_handle(start_put(thread, offset, src, n, 1));
-    if (n > mupci_engine_inline_max()) /* its fragments move while someone polls */
-        mupci_engine_wake_comm();
-    return h;
+    return mupci_op_handle(start_put(thread, offset, src, n, 1));
 }
 
 /* dst[i] = data[i] for each byte i of [0, n) whose mask bit is set. */
