@@ -56,7 +56,9 @@ int main(int argc, char **argv)
     double seconds = argc > 1 ? atof(argv[1]) : 2.0;
     int in_barrier = argc > 2 && strcmp(argv[2], "in-barrier") == 0;
     int after_transfers = in_barrier && argc > 3 && strcmp(argv[3], "after-transfers") == 0;
-    if (THREADS > MAX_THREADS || seconds < 0) {
+    /* a misspelt mode must not measure something else under its name */
+    int modes_ok = argc <= 2 || (in_barrier && (argc == 3 || (argc == 4 && after_transfers)));
+    if (THREADS > MAX_THREADS || seconds < 0 || !modes_ok) {
         if (MYTHREAD == 0)
             fprintf(stderr,
                     "bench/idle: usage: idle SECONDS (>= 0) [in-barrier [after-transfers]], "
