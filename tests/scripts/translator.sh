@@ -245,6 +245,16 @@ UPC
 rc=$?
 expect_failure "an extension libmupc leaves out does not compile"
 expect_output "and the message names it" "bupc_sem"
+# <mupc_upc.h>, the macro layer for hand-written C, included from UPC
+# source is refused at the #include, saying what to include instead (it
+# once failed on "unknown type name 'mupc_lock_t'", naming no cause).
+printf '#include <upc.h>\n#include <mupc_upc.h>\nint main(void) { return MYTHREAD; }\n' \
+    > "$tmp/macro_layer.upc"
+"$mupcc" -c -o "$tmp/macro_layer.o" "$tmp/macro_layer.upc" > "$out" 2>&1
+rc=$?
+expect_failure "<mupc_upc.h> in UPC source is refused"
+expect_output "at the #include" "included from .*macro_layer\\.upc:2"
+expect_output "naming the headers to use" "error: .*not for UPC source.*<upc\\.h>.*<mupc\\.h>"
 # An implicit conversion between pointers-to-shared of different block
 # sizes is refused at its line (incompatible pointed-to types, as Berkeley
 # UPC refuses it); through shared void * or with a cast it compiles, and
