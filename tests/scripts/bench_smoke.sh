@@ -75,6 +75,18 @@ expect_status "bench/barrier_mpi --quick" 0
 for name in mupc.injob.barrier.us mpi.injob.barrier.us injob.barrier.ratio; do
     expect_output "bench/barrier_mpi prints $name" "^$name [0-9]+\.[0-9]+$"
 done
+# make bench-cluster's MPI_Barrier beside a pthread that only wakes up
+# (plain MPI); a period it cannot take gets the usage and status 2
+timeout -k 5 60 $MPIRUN -n 2 "$top_builddir/bench/mpi_waker" --quick > "$out" 2>&1
+rc=$?
+expect_status "bench/mpi_waker --quick" 0
+for name in mpi.waker_off.barrier.us mpi.waker_on.barrier.us waker.barrier.ratio; do
+    expect_output "bench/mpi_waker prints $name" "^$name [0-9]+\.[0-9]+$"
+done
+timeout -k 5 60 $MPIRUN -n 2 "$top_builddir/bench/mpi_waker" 2ms > "$out" 2>&1
+rc=$?
+expect_status "bench/mpi_waker 2ms" 2
+expect_output "prints its usage" "^usage: mpi_waker .*got '2ms'$"
 # mupc-bench-plot draws what run-bench printed (or says what to install)
 bash "$top_srcdir/tools/mupc-bench-plot" -o "$plots/out" "$plots/run.txt" > "$out" 2>&1
 rc=$?
