@@ -72,11 +72,7 @@ int main(int argc, char **argv)
     if (MYTHREAD == 0) {
         bench_report_barrier("mupc.injob.barrier", THREADS, bench_median(upc, plan.batches));
         bench_report_barrier("mpi.injob.barrier", THREADS, bench_median(mpi, plan.batches));
-        if (THREADS == 2)
-            printf("injob.barrier.ratio %.3f\n", bench_median(ratio, plan.batches));
-        else
-            printf("injob.barrier_%dt_ratio %.3f\n", THREADS, bench_median(ratio, plan.batches));
-        fflush(stdout);
+        bench_report_dotted("injob.barrier", "ratio", THREADS, bench_median(ratio, plan.batches));
     }
     return 0;
 }

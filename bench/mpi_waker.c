@@ -160,10 +160,7 @@ int main(int argc, char **argv)
     if (rank == 0) {
         bench_report_barrier("mpi.waker_off.barrier", nranks, bench_median(off, plan.batches));
         bench_report_barrier("mpi.waker_on.barrier", nranks, bench_median(on, plan.batches));
-        if (nranks == 2)
-            printf("waker.barrier.ratio %.3f\n", bench_median(ratio, plan.batches));
-        else
-            printf("waker.barrier_%dt_ratio %.3f\n", nranks, bench_median(ratio, plan.batches));
+        bench_report_dotted("waker.barrier", "ratio", nranks, bench_median(ratio, plan.batches));
         if (wakeups > 0)
             printf("waker.late_us %.1f\nwaker.cpu_us %.2f\n", late_us_sum / wakeups,
                    waker_cpu_us / wakeups);

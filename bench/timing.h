@@ -67,15 +67,22 @@ static inline void bench_report(const char *name2, const char *unit, int threads
     fflush(stdout);
 }
 
-/* Barriers are named as in the issue: "mupc.barrier.us" with 2 threads,
- * "mupc.barrier_4t_us" with 4. */
-static inline void bench_report_barrier(const char *prefix, int threads, double value)
+/* "x.y 1.234" with 2 threads, "x_4t_y 1.234" with 4: the barriers'
+ * names as in the issue ("mupc.barrier.us", "mupc.barrier_4t_us") and the
+ * ratios of barriers timed in pairs ("injob.barrier.ratio"). */
+static inline void bench_report_dotted(const char *name, const char *unit, int threads,
+                                       double value)
 {
     if (threads == 2)
-        printf("%s.us %.3f\n", prefix, value);
+        printf("%s.%s %.3f\n", name, unit, value);
     else
-        printf("%s_%dt_us %.3f\n", prefix, threads, value);
+        printf("%s_%dt_%s %.3f\n", name, threads, unit, value);
     fflush(stdout);
+}
+
+static inline void bench_report_barrier(const char *prefix, int threads, double value)
+{
+    bench_report_dotted(prefix, "us", threads, value);
 }
 
 #endif
