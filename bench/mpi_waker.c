@@ -25,12 +25,12 @@
  * on, and the ratio waker.barrier_Nt_ratio).
  *
  * On the 2-core virtual machine this project is built on (Firecracker
- * under PVM), across two emulated hosts, a 2 ms waker made MPI_Barrier
- * about 4 % slower and a 0.5 ms one 18 % slower; a timed sleep ended
- * 50-125 us late and cost its pthread 9-20 us of CPU (bench/RESULTS.md,
- * "What a wake-up costs on this host").  On such a host the communication
- * pthread's looks are a price of their own, which no change of libmupc's
- * messages can remove.
+ * under PVM), across two emulated hosts, 7-8 jobs each: a 2 ms waker made
+ * MPI_Barrier 2.9-4.2 % slower, a 0.5 ms one 15-22 %, a 16 ms one
+ * -0.4 to +0.6 %; a 2 ms sleep ended 52-81 us late and cost its pthread
+ * 13-27 us of CPU (bench/RESULTS.md, "What a wake-up costs on this
+ * host").  On such a host the communication pthread's looks are a price
+ * of their own, which no change of libmupc's messages can remove.
  */
 #define _GNU_SOURCE
 #include "timing.h"
