@@ -95,10 +95,33 @@ void mupci_backoff_idle(mupci_backoff_t *b)
     mupci_backoff_act(action, sleep_ns);
 }
 
+/* Bring the sum of lost time up to now: halved once per half-life gone. */
+static void meter_decay(mupci_yield_meter_t *m, int64_t now_ns)
+{
+    int64_t halvings = (now_ns - m->lost_at) / MUPCI_SLOW_YIELD_HALF_LIFE_NS;
+    if (halvings <= 0)
+        return;
+    m->lost_ns = halvings >= 62 ? 0 : m->lost_ns >> halvings;
+    m->lost_at += halvings * MUPCI_SLOW_YIELD_HALF_LIFE_NS;
+}
+
+int mupci_yields_slow(mupci_yield_meter_t *m, int64_t now_ns)
+{
+    if (m->lost_ns == 0)
+        return 0;
+    meter_decay(m, now_ns);
+    return m->lost_ns > MUPCI_SLOW_YIELD_LOST_NS;
+}
+
 void mupci_yield_meter_note(mupci_yield_meter_t *m, int64_t start_ns, int64_t end_ns)
 {
-    if (end_ns - start_ns > MUPCI_SLOW_YIELD_NS)
-        m->slow_until = end_ns + MUPCI_SLOW_YIELD_PERIOD_NS;
+    int64_t took = end_ns - start_ns;
+    if (took <= MUPCI_SLOW_YIELD_NS)
+        return;
+    if (m->lost_ns == 0)
+        m->lost_at = end_ns;
+    meter_decay(m, end_ns);
+    m->lost_ns += took;
 }
 
 void mupci_yield_metered(mupci_yield_meter_t *m)
@@ -106,4 +129,80 @@ void mupci_yield_metered(mupci_yield_meter_t *m)
     int64_t start = mupci_now_ns();
     sched_yield();
     mupci_yield_meter_note(m, start, mupci_now_ns());
+}
+
+/* ================================================================ */
+/* The waiting policy                                                */
+/* ================================================================ */
+
+/* A pthread with nothing to do but wait polls, then yields, then sleeps.
+ * How long each lasts is decided here, once per process, from what this
+ * host costs.
+ *
+ * The rule is the competitive one of two-phase waiting (Karlin, Manasse,
+ * McGeoch and Owicki, "Competitive randomized algorithms for non-uniform
+ * problems", SODA 1990): poll for as long as blocking would cost, then
+ * block.  It never pays more than twice what the best choice, made
+ * knowing the wait's length, would have.  Blocking costs one wake-up:
+ * wake_ns, measured at start-up by two pthreads waking each other on a
+ * futex (mupci_measure_wake_ns, wake.c), or given by wake_cost_us.  On
+ * the 2-core virtual machines this project runs on it was 23-90 us
+ * depending on the day (bench/shm's mupc.futex_wake_us); on bare metal it
+ * is a few microseconds.
+ *
+ * bell: waits that a bell ends, because whoever ends them rings it: the
+ *   on-node barrier, the on-node ticket locks, and every wait for a
+ *   message when every message this thread can get comes from its own
+ *   node (a sender of the node rings the destination's message bell).
+ *   - spin_polls polls first, a quarter of them when the node has more
+ *     computation pthreads than cores: a spinning waiter holds a core
+ *     that the pthread it waits for may need;
+ *   - then yield until wake_ns has passed since the wait started.  With
+ *     cores to spare a yield finds no one to run and is a poll; with more
+ *     pthreads than cores it hands the core to one that can run, the
+ *     awaited one among them, for a context switch, not a wake-up;
+ *   - then sleep until rung.  The sleep's bound (idle_longest) is not a
+ *     poll: it only lets the waiter look at the shutdown flag.
+ *   Measured on 2 cores, one node, 3 and 4 UPC threads (per call; the
+ *   message path, shm = off, in the same session): upc_all_alloc +
+ *   upc_all_free 2,500 / 3,300 us before (3 / 4 threads; 94 / 160 on the
+ *   message path), when a slow yield sent these waits into 10-us timed
+ *   sleeps, each a timer wake-up costing 30-500 us here; bell-ended
+ *   sleeps alone made it 115 / 210 us; yields for wake_ns and the meter
+ *   above, 73-92 / 130-175 us.  bench/oversub measures it against the
+ *   message path in every make bench.
+ * timed: waits for messages that no bell announces (a job of several
+ *   nodes): spin, yield for yield_window_us, then sleeps from 10 us
+ *   doubling up to idle_sleep_max_us; a bell from the node still cuts a
+ *   sleep short.
+ * comm_idle: the communication pthread after its work, while its
+ *   computation pthread computes.  When every message rings the bell, it
+ *   yields for wake_ns and then sleeps on the bell as a bell wait does;
+ *   otherwise it yields for yield_window_us so that a request from
+ *   another node is served at once, then sleeps from 20 us doubling up to
+ *   idle_longest (comm_timed, also taken while sends of this process are
+ *   in flight: MPI may need its progress to deliver them).
+ * comm_defer: the communication pthread while its computation pthread
+ *   waits (and so drives progress itself): off the core at once, sleeps
+ *   from 20 us doubling up to idle_longest.
+ * A yield_window_us set by the user replaces wake_ns as the yield budget
+ * everywhere. */
+mupci_wait_policies_t mupci_wait_policies(const mupci_wait_host_t *h)
+{
+    int64_t wake = h->wake_ns < MUPCI_WAKE_NS_MIN   ? MUPCI_WAKE_NS_MIN
+                   : h->wake_ns > MUPCI_WAKE_NS_MAX ? MUPCI_WAKE_NS_MAX
+                                                    : h->wake_ns;
+    int oversubscribed = h->ranks_per_core > 1;
+    int spins = oversubscribed ? h->spin_polls / 4 : h->spin_polls;
+    int64_t bell_yield = h->yield_window_set || oversubscribed ? h->yield_window_ns : wake;
+    int64_t longest = h->idle_longest_ns;
+    mupci_wait_policies_t p;
+    p.bell = (mupci_backoff_policy_t){spins, bell_yield, longest, longest};
+    p.timed = (mupci_backoff_policy_t){spins, h->yield_window_ns, 10000, h->sleep_max_ns};
+    p.comm_timed = (mupci_backoff_policy_t){spins, h->yield_window_ns, 20000, longest};
+    p.comm_idle = h->bells_announce_all
+                      ? (mupci_backoff_policy_t){spins, bell_yield, longest, longest}
+                      : p.comm_timed;
+    p.comm_defer = (mupci_backoff_policy_t){0, 0, 20000, longest};
+    return p;
 }

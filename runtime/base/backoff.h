@@ -56,27 +56,69 @@ void mupci_backoff_act(mupci_backoff_action_t action, int64_t sleep_ns);
 void mupci_backoff_idle(mupci_backoff_t *b);
 
 /* Whether yields give the core back quickly.  A yield that takes longer
- * than MUPCI_SLOW_YIELD_NS means a busy pthread got the core, which keeps
- * it for a whole time slice (milliseconds): the cores are oversubscribed,
- * and a pthread that polls by yielding takes time from the ones that
- * compute.  From then on, for MUPCI_SLOW_YIELD_PERIOD_NS, yields count as
- * slow and the ladders go from the spin straight to sleep.  One pthread
- * per meter. */
+ * than MUPCI_SLOW_YIELD_NS means another pthread had the core for a
+ * while.  Under the job's own oversubscription (4 UPC threads on 2
+ * cores) that is normal and rare: 0.5-1.5 % of a 4-thread barrier's
+ * yields, a pthread of the job computing or being woken.  Beside a
+ * process that computes without end (a busy loop per core) it is most of
+ * the waiting time: the busy process keeps the core for a whole time
+ * slice (1-4 ms here), and a pthread that polls by yielding gets it back
+ * only then, where a sleeper woken by a futex is run at once.  So the
+ * meter sums the time lost in slow yields, halving the sum every
+ * MUPCI_SLOW_YIELD_HALF_LIFE_NS, and yields count as slow while the sum
+ * exceeds MUPCI_SLOW_YIELD_LOST_NS (about 7 % of the time lost): then the
+ * waits go from the spin straight to sleep.  One slow yield used to mark
+ * yields slow for 100 ms; under the job's own oversubscription that kept
+ * the waits asleep most of the time (bench/shm's 4-thread on-node barrier
+ * 35-48 us, against 10-16 us with this rule).  One pthread per meter. */
 #define MUPCI_SLOW_YIELD_NS 200000
-#define MUPCI_SLOW_YIELD_PERIOD_NS 100000000
+#define MUPCI_SLOW_YIELD_HALF_LIFE_NS 50000000
+#define MUPCI_SLOW_YIELD_LOST_NS 5000000
 typedef struct mupci_yield_meter {
-    int64_t slow_until; /* ns; yields are slow before it */
+    int64_t lost_ns; /* time lost in slow yields, halved every half-life */
+    int64_t lost_at; /* ns: when lost_ns was last brought up to date */
 } mupci_yield_meter_t;
 
-static inline int mupci_yields_slow(const mupci_yield_meter_t *m, int64_t now_ns)
-{
-    return now_ns < m->slow_until;
-}
+int mupci_yields_slow(mupci_yield_meter_t *m, int64_t now_ns);
 
 /* Record a yield that went from start_ns to end_ns. */
 void mupci_yield_meter_note(mupci_yield_meter_t *m, int64_t start_ns, int64_t end_ns);
 
 /* sched_yield, recorded. */
 void mupci_yield_metered(mupci_yield_meter_t *m);
+
+/* ---- the waiting policy: how long to spin, yield and sleep, from what
+ * the host costs (backoff.c gives the rule and the figures behind it) ---- */
+
+/* The bounds put on a measured wake-up: a yield budget past
+ * MUPCI_SLOW_YIELD_NS would only hold slow yields. */
+#define MUPCI_WAKE_NS_MIN 1000
+#define MUPCI_WAKE_NS_MAX MUPCI_SLOW_YIELD_NS
+
+/* What the policy is made from. */
+typedef struct mupci_wait_host {
+    int64_t wake_ns;         /* one futex wake-up of a sleeping pthread on this host */
+    int ranks_per_core;      /* this node's computation pthreads per core (1: cores to spare) */
+    int spin_polls;          /* setting spin_polls */
+    int64_t yield_window_ns; /* setting yield_window_us */
+    int yield_window_set;    /* ... and whether the user set it */
+    int64_t sleep_max_ns;    /* setting idle_sleep_max_us */
+    int64_t idle_longest_ns; /* the longest sleep of a pthread with nothing to wait for */
+    int bells_announce_all;  /* every message this thread can get rings its bell (one node) */
+} mupci_wait_host_t;
+
+typedef struct mupci_wait_policies {
+    /* a wait that a bell ends: whoever makes its condition true rings it */
+    mupci_backoff_policy_t bell;
+    /* a wait for messages no bell announces (other nodes): timed sleeps */
+    mupci_backoff_policy_t timed;
+    /* the communication pthread after its work, while its computation
+     * pthread computes (comm_timed: the same when no bell can end its
+     * sleeps, or this process has sends in flight); and while its
+     * computation pthread waits */
+    mupci_backoff_policy_t comm_idle, comm_timed, comm_defer;
+} mupci_wait_policies_t;
+
+mupci_wait_policies_t mupci_wait_policies(const mupci_wait_host_t *host);
 
 #endif

@@ -621,14 +621,24 @@ size_t mupci_config_auto_segment(size_t memory, const char *source, int threads_
     return (size_t)share;
 }
 
-void mupci_config_set_auto_segment(mupci_config_t *cfg, size_t bytes, const char *why)
+void mupci_config_set_auto(mupci_config_t *cfg, const char *key, long long value, const char *why)
 {
-    char *origin = cfg->origin[find_setting("segment_size") - settings];
+    const setting_t *s = find_setting(key);
+    char *origin = cfg->origin[s - settings];
     /* after "default", or after where "auto" was written */
     size_t at = strlen(origin);
     snprintf(origin + at, MUPCI_CONFIG_ORIGIN_MAX - at, "%s: %s",
              strcmp(origin, "default") == 0 ? "" : " (auto)", why);
-    cfg->segment_size = bytes;
+    char *field = (char *)cfg + s->offset;
+    if (s->kind == KIND_SIZE)
+        *(size_t *)field = (size_t)value;
+    else
+        *(int *)field = (int)value;
+}
+
+void mupci_config_set_auto_segment(mupci_config_t *cfg, size_t bytes, const char *why)
+{
+    mupci_config_set_auto(cfg, "segment_size", (long long)bytes, why);
 }
 
 /* ---- output ---- */

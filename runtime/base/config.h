@@ -100,6 +100,8 @@ size_t mupci_config_auto_segment(size_t memory, const char *source, int threads_
 
 /* Replace segment_size = auto by `bytes`; the origin says `why`. */
 void mupci_config_set_auto_segment(mupci_config_t *cfg, size_t bytes, const char *why);
+/* The same for any setting that takes auto: `key` becomes `value`. */
+void mupci_config_set_auto(mupci_config_t *cfg, const char *key, long long value, const char *why);
 
 /* One line per key: "  key = value    # origin". */
 void mupci_config_print(FILE *out, const mupci_config_t *cfg);

@@ -50,4 +50,17 @@ static inline void mupci_wake_sleepers(_Atomic uint32_t *word, _Atomic uint32_t 
 
 static inline void mupci_bell_ring(mupci_bell_t *b) { mupci_wake_sleepers(&b->word, &b->sleepers, 1); }
 
+/* What a futex wake-up costs on this host, the waiting policy's input
+ * (backoff.h).  Two sides take turns on `word` (starting at 0) `rounds`
+ * times each.  Before passing its turn a side sleeps 0.5 ms, so the other
+ * is deeply asleep in FUTEX_WAIT, then writes the time to `stamp` and
+ * wakes it; the woken side takes the time since the stamp.  Each side
+ * returns the median of what it took, in ns (about rounds ms long), or -1
+ * when the other side stopped answering (the first turn waits up to 10 s
+ * for it to arrive, later ones 100 ms). */
+int64_t mupci_wake_pingpong(_Atomic uint32_t *word, _Atomic int64_t *stamp, int initiator,
+                            int rounds);
+/* The same between two pthreads of this process. */
+int64_t mupci_measure_wake_ns(int rounds);
+
 #endif

@@ -46,7 +46,10 @@ static atomic_int comm_kicked;       /* work was queued for the communication pt
 static pthread_mutex_t wake_mx = PTHREAD_MUTEX_INITIALIZER;
 static pthread_cond_t wake_cv = PTHREAD_COND_INITIALIZER;
 
-static mupci_backoff_policy_t comm_policy, wait_policy, defer_policy;
+/* How waits spin, yield and sleep (backoff.c, mupci_wait_policies): made
+ * at init for start-up, and again once the node's bells are known. */
+static mupci_wait_policies_t policies;
+static mupci_wait_host_t wait_host;
 static int64_t idle_longest_ns; /* make_policies */
 
 /* ---- outgoing batches, one open buffer per destination ---- */
@@ -71,6 +74,7 @@ static unsigned long appended, appended_at_last_pass;
 typedef struct send_entry {
     char *buffer;     /* batch buffer to recycle, or NULL */
     mupci_op_t *op;   /* op to count down, or NULL */
+    int dest;         /* whose message bell to ring again once it completes */
 } send_entry_t;
 static MPI_Request *send_reqs;
 static send_entry_t *send_entries;
@@ -159,7 +163,7 @@ static void buffer_put(char *b)
     pool[pool_count++] = b;
 }
 
-static void track_send(MPI_Request req, char *buffer, mupci_op_t *op)
+static void track_send(MPI_Request req, char *buffer, mupci_op_t *op, int dest)
 {
     if (nsends == send_cap) { /* grow: handlers must never wait for room */
         send_cap = send_cap ? 2 * send_cap : 64;
@@ -168,10 +172,14 @@ static void track_send(MPI_Request req, char *buffer, mupci_op_t *op)
         send_idx = xrealloc(send_idx, (size_t)send_cap * sizeof *send_idx);
     }
     send_reqs[nsends] = req;
-    send_entries[nsends] = (send_entry_t){buffer, op};
+    send_entries[nsends] = (send_entry_t){buffer, op, dest};
     nsends++;
 }
 
+/* A send MPI could not deliver at once (a full shared-memory queue, a
+ * large message) completes only through this process's progress; the
+ * bell rung when it was handed to MPI may have found nothing to read.  So
+ * it rings again: a destination asleep on its bell sleeps until rung. */
 static void send_completed(const send_entry_t *e)
 {
     if (e->buffer)
@@ -180,6 +188,7 @@ static void send_completed(const send_entry_t *e)
         nbulk_sends--;
     if (e->op)
         mupci_op_part_done(e->op);
+    ring_message_bell(e->dest);
 }
 
 /* Drop the entries whose request MPI has set to MPI_REQUEST_NULL. */
@@ -282,7 +291,7 @@ void mupci_engine_send_data(const void *buf, size_t n, int dest, int tag, mupci_
         size_t piece = n - done < cfg->fragment_size ? n - done : cfg->fragment_size;
         MPI_Request req;
         MUPCI_MPI(MPI_Isend(at + done, (int)piece, MPI_BYTE, dest, tag, mupci_comm, &req));
-        track_send(req, NULL, op);
+        track_send(req, NULL, op, dest);
         nbulk_sends++;
     }
     ring_message_bell(dest);
@@ -348,7 +357,7 @@ static void flush_batch(int dest)
         return;
     MPI_Request req;
     MUPCI_MPI(MPI_Isend(b->buf, (int)b->used, MPI_BYTE, dest, MUPCI_TAG_BATCH, mupci_comm, &req));
-    track_send(req, b->buf, NULL);
+    track_send(req, b->buf, NULL, dest);
     b->buf = NULL;
     b->used = 0;
     b->urgent = 0;
@@ -710,18 +719,51 @@ static void sleep_on(_Atomic uint32_t *word, _Atomic uint32_t *sleepers,
     atomic_fetch_sub_explicit(sleepers, 1, memory_order_seq_cst);
 }
 
+/* A sleep that a bell ends is shortened to this while sends of this
+ * process are still in flight: MPI may need this process's progress to
+ * deliver them (and to ring their destinations, send_completed). */
+#define SENDS_IN_FLIGHT_SLEEP_NS 50000
+
+/* Lock held: the next step of a wait that did no work.  Returns the
+ * sleep to take, or 0 when the wait should poll again now (a spin, or a
+ * yield that gave the core back quickly).  A yield is metered when a bell
+ * can end the sleep that would replace it: once yields are slow, the
+ * wait sleeps instead (backoff.h). */
+static int64_t wait_step(mupci_backoff_t *b, int metered)
+{
+    int64_t sleep_ns = 0;
+    mupci_backoff_action_t action = mupci_backoff_step(b, &sleep_ns);
+    if (action == MUPCI_BACKOFF_SPIN)
+        return 0; /* no pause instruction: the next MPI poll is the pause, and
+                   * bench/core's get median was 0.57 us without it, 0.63 with */
+    if (action == MUPCI_BACKOFF_YIELD) {
+        if (!metered) {
+            mupci_engine_unlock();
+            sched_yield();
+            mupci_engine_lock();
+            return 0;
+        }
+        if (yield_if_quick())
+            return 0;
+        int64_t now = mupci_now_ns(); /* yields are slow: on to the ladder's sleeps */
+        mupci_backoff_skip_yield(b, now);
+        mupci_backoff_next(b, now, &sleep_ns);
+    }
+    return sleep_ns;
+}
+
 /* The lock stays held while spinning: nobody else needs it then (the
  * communication pthread stays away while we wait, see comm_defer), and
  * each release and re-acquire costs more than a poll.  It is released
  * around yields and sleeps.  With a futex word the sleeps are on it;
  * without one, when the node shares memory, on this thread's message bell,
- * which on-node senders ring (their sleeps keep the ladder's lengths, as
- * messages from other nodes ring nothing). */
-static void wait_loop(int (*done)(void *), void *arg, const mupci_backoff_policy_t *policy,
-                      _Atomic uint32_t *word, _Atomic uint32_t *sleepers)
+ * which on-node senders ring.  bell_ends: whatever ends the wait rings the
+ * word, so the policy is the bell one (sleep until rung); otherwise the
+ * timed ladder, whose sleeps a ring only cuts short (messages from other
+ * nodes ring nothing). */
+static void wait_loop(int (*done)(void *), void *arg, _Atomic uint32_t *word,
+                      _Atomic uint32_t *sleepers, int bell_ends)
 {
-    mupci_backoff_t b;
-    mupci_backoff_init(&b, policy);
     int message_bell = 0;
     if (!word) {
         mupci_bell_t *bell = mupci_node_message_bell(mupc_mythread);
@@ -731,6 +773,8 @@ static void wait_loop(int (*done)(void *), void *arg, const mupci_backoff_policy
             message_bell = 1;
         }
     }
+    mupci_backoff_t b;
+    mupci_backoff_init(&b, bell_ends && word ? &policies.bell : &policies.timed);
     int spinning = 0; /* a spin whose outcome counts (spin_pays) */
     for (int first = 1;; first = 0) {
         int work = progress_pass(1, done, arg);
@@ -753,45 +797,42 @@ static void wait_loop(int (*done)(void *), void *arg, const mupci_backoff_policy
             mupci_backoff_reset(&b);
             continue;
         }
-        int64_t sleep_ns = 0;
-        mupci_backoff_action_t action = mupci_backoff_step(&b, &sleep_ns);
-        if (action == MUPCI_BACKOFF_SPIN)
-            continue; /* no pause instruction: the next MPI poll is the pause, and
-                       * bench/core's get median was 0.57 us without it, 0.63 with */
-        if (spinning) {
+        if (spinning && b.polls >= b.policy->spin_polls) {
             spin_ended(0);
             spinning = 0;
         }
-        if (word && action == MUPCI_BACKOFF_YIELD && yield_if_quick())
+        int64_t sleep_ns = wait_step(&b, word != NULL);
+        if (sleep_ns == 0)
             continue;
-        if (word) { /* a sleep, or a yield while yields are slow */
-            sleep_on(word, sleepers, done, arg, sleep_ns ? sleep_ns : b.sleep_ns, message_bell);
-            if (done(arg)) /* woken: leave before a whole progress pass */
-                break;
+        if (!word) {
+            mupci_engine_unlock();
+            mupci_backoff_act(MUPCI_BACKOFF_SLEEP, sleep_ns);
+            mupci_engine_lock();
             continue;
         }
-        mupci_engine_unlock();
-        mupci_backoff_act(action, sleep_ns);
-        mupci_engine_lock();
+        if (bell_ends && nsends > 0 && sleep_ns > SENDS_IN_FLIGHT_SLEEP_NS)
+            sleep_ns = SENDS_IN_FLIGHT_SLEEP_NS;
+        sleep_on(word, sleepers, done, arg, sleep_ns, message_bell);
+        if (done(arg)) /* woken: leave before a whole progress pass */
+            break;
     }
     atomic_fetch_add_explicit(&compute_activity, 1, memory_order_relaxed);
 }
 
+/* A wait for a message ends by the bell when every message this thread
+ * can get rings it: the job is one node sharing memory. */
 void mupci_engine_wait_locked(int (*done)(void *), void *arg)
 {
-    wait_loop(done, arg, &wait_policy, NULL, NULL);
+    wait_loop(done, arg, NULL, NULL, wait_host.bells_announce_all);
 }
 
-/* Without messages to drive, every sleep is the longest (a wake ends it);
- * the computation pthread still counts a pass per sleep, so its
+/* Without messages to drive, every sleep lasts until a wake (the bell
+ * policy); the computation pthread still counts a pass per sleep, so its
  * communication pthread keeps deferring (comm_defer) as in any wait. */
 void mupci_engine_wait_sleep_locked(int (*done)(void *), void *arg, _Atomic uint32_t *word,
                                     _Atomic uint32_t *sleepers, int messages)
 {
-    int64_t longest = idle_longest_ns;
-    mupci_backoff_policy_t quiet = {wait_policy.spin_polls, wait_policy.yield_ns, longest,
-                                    longest};
-    wait_loop(done, arg, messages ? &wait_policy : &quiet, word, sleepers);
+    wait_loop(done, arg, word, sleepers, !messages);
 }
 
 void mupci_engine_wait_sleep(int (*done)(void *), void *arg, _Atomic uint32_t *word,
@@ -828,7 +869,11 @@ void mupci_engine_wait_op_locked(mupci_op_t *op) { mupci_engine_wait_locked(op_d
 /* The communication pthread                                         */
 /* ================================================================ */
 
-static void comm_sleep(int64_t ns)
+/* The communication pthread's sleep while its computation pthread waits
+ * (comm_defer): on a condition variable, which mupci_engine_wake_comm and
+ * a shutdown signal.  Not on the message bell: the waiting computation
+ * pthread handles the messages, and each would wake both pthreads. */
+static void comm_sleep_cv(int64_t ns)
 {
     struct timespec until;
     clock_gettime(CLOCK_REALTIME, &until);
@@ -853,6 +898,35 @@ static void comm_sleep(int64_t ns)
  * (three interleaved rounds).  Yields on free cores stay quick and keep
  * the window. */
 static mupci_yield_meter_t comm_yields; /* communication pthread only */
+
+/* The communication pthread's sleep while its computation pthread
+ * computes.  On a node that shares memory it sleeps on its thread's
+ * message bell, so that a message from the node ends it at once (so do
+ * mupci_engine_wake_comm and a shutdown, which ring it too); elsewhere on
+ * the condition variable.  As sleep_on does, it counts itself a sleeper
+ * before one last look, so a sender after that look finds it asleep; a
+ * look that cannot take the progress lock (the computation pthread is in
+ * a pass) does not sleep, since that pass may have missed the message. */
+static void comm_sleep(int64_t ns)
+{
+    mupci_bell_t *bell = mupci_node_message_bell(mupc_mythread);
+    static int xcv = -1; if (xcv < 0) xcv = getenv("X_COMMCV") != NULL;
+    if (!bell || xcv) {
+        comm_sleep_cv(ns);
+        return;
+    }
+    uint32_t seen = atomic_load_explicit(&bell->word, memory_order_acquire);
+    atomic_fetch_add_explicit(&bell->sleepers, 1, memory_order_seq_cst);
+    int busy = 1;
+    if (pthread_mutex_trylock(&progress_lock) == 0) {
+        holds_lock = 1;
+        busy = mupci_engine_progress(0) || bulk_moving();
+        mupci_engine_unlock();
+    }
+    if (!busy && !atomic_load(&shutdown_flag) && !atomic_load(&comm_kicked))
+        mupci_futex_wait(&bell->word, seen, ns);
+    atomic_fetch_sub_explicit(&bell->sleepers, 1, memory_order_seq_cst);
+}
 
 static void comm_idle(mupci_backoff_t *b)
 {
@@ -885,15 +959,15 @@ static void comm_defer(mupci_backoff_t *defer)
 {
     int64_t sleep_ns = 0;
     if (mupci_backoff_step(defer, &sleep_ns) == MUPCI_BACKOFF_SLEEP)
-        comm_sleep(sleep_ns);
+        comm_sleep_cv(sleep_ns);
 }
 
 int mupci_engine_comm_loop(void)
 {
     mupci_backoff_t b, defer;
     unsigned seen = atomic_load(&compute_activity);
-    mupci_backoff_init(&b, &comm_policy);
-    mupci_backoff_init(&defer, &defer_policy);
+    mupci_backoff_init(&b, &policies.comm_idle);
+    mupci_backoff_init(&defer, &policies.comm_defer);
     prctl(PR_SET_TIMERSLACK, 1000UL, 0, 0, 0); /* sleeps of ~20 us must not cost 50 us */
     while (!atomic_load(&shutdown_flag)) {
         unsigned now = atomic_load_explicit(&compute_activity, memory_order_relaxed);
@@ -908,13 +982,19 @@ int mupci_engine_comm_loop(void)
             continue;
         }
         mupci_backoff_reset(&defer);
-        int work = mupci_direct_progress(SIZE_MAX), moving = 0;
+        int work = mupci_direct_progress(SIZE_MAX), moving = 0, sending = 0;
         if (pthread_mutex_trylock(&progress_lock) == 0) {
             holds_lock = 1;
             work += mupci_engine_progress(0);
             moving = bulk_moving();
+            sending = nsends > 0;
             mupci_engine_unlock();
         }
+        /* Sends in flight may need this process's progress to be
+         * delivered: no sleep until rung meanwhile, the timed ladder. */
+        const mupci_backoff_policy_t *idle = sending ? &policies.comm_timed : &policies.comm_idle;
+        if (b.policy != idle)
+            mupci_backoff_init(&b, idle);
         if (work)
             mupci_backoff_reset(&b);
         else if (moving)
@@ -925,12 +1005,22 @@ int mupci_engine_comm_loop(void)
     return atomic_load(&exit_status);
 }
 
+/* The communication pthread sleeps on the condition variable or on the
+ * message bell (comm_sleep): both are woken. */
+static void ring_own_bell(void)
+{
+    mupci_bell_t *bell = mupci_node_message_bell(mupc_mythread);
+    if (bell)
+        mupci_bell_ring(bell);
+}
+
 void mupci_engine_wake_comm(void)
 {
     atomic_store(&comm_kicked, 1);
     MUPCI_PT(pthread_mutex_lock(&wake_mx));
     MUPCI_PT(pthread_cond_signal(&wake_cv));
     MUPCI_PT(pthread_mutex_unlock(&wake_mx));
+    ring_own_bell();
 }
 
 void mupci_engine_request_shutdown(int status)
@@ -948,6 +1038,7 @@ void mupci_engine_request_shutdown(int status)
     MUPCI_PT(pthread_mutex_lock(&wake_mx));
     MUPCI_PT(pthread_cond_broadcast(&wake_cv));
     MUPCI_PT(pthread_mutex_unlock(&wake_mx));
+    ring_own_bell(); /* and a computation pthread asleep on it sees the flag */
 }
 
 int mupci_engine_shutting_down(void) { return atomic_load(&shutdown_flag); }
@@ -989,20 +1080,40 @@ static int64_t stretched_sleep_ns(int ranks_per_core)
     return us * 1000;
 }
 
-int mupci_engine_wait_spins(void) { return wait_policy.spin_polls; }
+int mupci_engine_wait_spins(void) { return policies.bell.spin_polls; }
 
 int64_t mupci_engine_longest_sleep_us(void) { return idle_longest_ns / 1000; }
 
-static void make_policies(int ranks_per_core)
+static void make_policies(void) { policies = mupci_wait_policies(&wait_host); }
+
+/* Until mupci_engine_start_waits: no bell announces anything yet, and a
+ * wake-up is taken to cost the most the policy allows. */
+static void init_wait_host(int ranks_per_core)
 {
-    int spins = ranks_per_core > 1 ? cfg->spin_polls / 4 : cfg->spin_polls;
-    int64_t yield_ns = (int64_t)cfg->yield_window_us * 1000;
-    int64_t longest = (int64_t)cfg->idle_sleep_max_us * 1000;
     idle_longest_ns = stretched_sleep_ns(ranks_per_core);
-    comm_policy = (mupci_backoff_policy_t){spins, yield_ns, 20000, idle_longest_ns};
-    wait_policy = (mupci_backoff_policy_t){spins, yield_ns, 10000, longest};
-    defer_policy = (mupci_backoff_policy_t){0, 0, 20000, idle_longest_ns};
+    int yield_set = strcmp(cfg->origin[MUPCI_KEY_yield_window_us], "default") != 0;
+    wait_host = (mupci_wait_host_t){
+        .wake_ns = MUPCI_WAKE_NS_MAX,
+        .ranks_per_core = ranks_per_core,
+        .spin_polls = cfg->spin_polls,
+        .yield_window_ns = (int64_t)cfg->yield_window_us * 1000,
+        .yield_window_set = yield_set,
+        .sleep_max_ns = (int64_t)cfg->idle_sleep_max_us * 1000,
+        .idle_longest_ns = idle_longest_ns,
+        .bells_announce_all = 0,
+    };
+    make_policies();
 }
+
+void mupci_engine_start_waits(int64_t wake_ns)
+{
+    wait_host.wake_ns = wake_ns;
+    wait_host.bells_announce_all =
+        mupci_node_all_mapped() && mupci_node_message_bell(mupc_mythread) != NULL;
+    make_policies();
+}
+
+int mupci_engine_bells_announce_all(void) { return wait_host.bells_announce_all; }
 
 void mupci_engine_init(const mupci_config_t *config, int ranks_per_core)
 {
@@ -1010,7 +1121,7 @@ void mupci_engine_init(const mupci_config_t *config, int ranks_per_core)
     /* From here on an abort first stops the other pthread's MPI calls. */
     mupci_fatal_set_abort_hook(mupci_engine_lock_for_abort);
     MUPCI_MPI(MPI_Comm_size(mupci_comm, &nthreads));
-    make_policies(ranks_per_core);
+    init_wait_host(ranks_per_core);
     batches = calloc((size_t)nthreads, sizeof *batches);
     urgent_dests = calloc((size_t)nthreads, sizeof *urgent_dests);
     open_dests = calloc((size_t)nthreads, sizeof *open_dests);

@@ -36,6 +36,11 @@
  * rounded up (1 when there are cores to spare): it sets how long waits
  * spin and idle pthreads sleep (make_policies). */
 void mupci_engine_init(const mupci_config_t *cfg, int ranks_per_core);
+/* Once the node's mappings are made (mupci_node_init): the waiting
+ * policy (base/backoff.c) from what a wake-up costs here, in ns, and from
+ * whether every message to this thread rings its bell. */
+void mupci_engine_start_waits(int64_t wake_ns);
+int mupci_engine_bells_announce_all(void);
 /* What init chose: polls a wait spins before it yields, and the longest
  * sleep of an idle communication pthread, in microseconds. */
 int mupci_engine_wait_spins(void);

@@ -314,6 +314,32 @@ struct mupci_bell *mupci_node_message_bell(int thread)
                    : NULL;
 }
 
+_Static_assert(MUPCI_NODE_CTL_WAKE_PROBE >= MUPCI_NODE_CTL_BELL + sizeof(mupci_bell_t) &&
+                   MUPCI_NODE_CTL_WAKE_PROBE % 8 == 0 &&
+                   MUPCI_NODE_CTL_WAKE_PROBE + 2 * sizeof(int64_t) <= MUPCI_NODE_CTL_USER,
+               "the wake-up probe sits between the message bell and mupci_node_ctl's part");
+
+/* The members of the node's group pair up in order (0-1, 2-3, ...) and
+ * wake each other on the probe words of the pair's first thread: what a
+ * waiter on this node pays for a wake-up by another process.  A thread
+ * without a partner (an odd group, or a node of one) measures two of its
+ * own pthreads, which is cheaper: no change of address space. */
+int64_t mupci_node_measure_wake_ns(int rounds)
+{
+    int at = 0;
+    while (at < group_size && group[at] != me)
+        at++;
+    int partner = at ^ 1;
+    if (!mupci_node_sharing || at == group_size || partner >= group_size)
+        return mupci_measure_wake_ns(rounds);
+    int first = at < partner ? group[at] : group[partner];
+    char *probe = mupci_node_segments[first] + mupci_segment_bytes + MUPCI_NODE_CTL_WAKE_PROBE;
+    int64_t ns = mupci_wake_pingpong((_Atomic uint32_t *)probe,
+                                     (_Atomic int64_t *)(probe + sizeof(int64_t)), me == first,
+                                     rounds);
+    return ns > 0 ? ns : mupci_measure_wake_ns(rounds);
+}
+
 void *mupci_node_lock_records(int thread)
 {
     char *segment = mupci_node_segments[thread];

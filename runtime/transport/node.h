@@ -23,6 +23,7 @@
 
 #include <stdatomic.h>
 #include <stddef.h>
+#include <stdint.h>
 #include <stdio.h>
 
 /* Bytes past the end of each segment's memfd holding the thread's control
@@ -33,6 +34,7 @@
  * touched, so the lock area costs nothing until locks are used. */
 #define MUPCI_NODE_CTL_PAGE 4096 /* pid word (64 bytes), then the barrier's slot */
 #define MUPCI_NODE_CTL_BELL 8    /* after the pid: the message bell (engine.c) */
+#define MUPCI_NODE_CTL_WAKE_PROBE 16 /* after the bell: the start-up wake-up probe (16 bytes) */
 #define MUPCI_NODE_CTL_USER 64   /* where mupci_node_ctl's part starts */
 /* The lock sleeper count's offset in mupci_node_ctl's part (lock.c); the
  * barrier's slot ends before it. */
@@ -105,6 +107,12 @@ void *mupci_node_lock_records(int thread);
  * unless the thread is in this process's group and the group shares
  * memory (mupci_node_sharing). */
 struct mupci_bell *mupci_node_message_bell(int thread);
+
+/* After mupci_node_init, on every thread of the job at about the same
+ * time: what a futex wake-up of another process of this node costs, in
+ * ns (the waiting policy's input, base/backoff.c), measured with `rounds`
+ * wake-ups each way. */
+int64_t mupci_node_measure_wake_ns(int rounds);
 
 /* One line per node: "node 0: threads 0-1 (shared memory)"; thread 0 of
  * the job calls it for `verbose` and mupc-nodes prints it. */

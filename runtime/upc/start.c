@@ -24,6 +24,7 @@
 #define _GNU_SOURCE
 #include "mem/alloc.h"
 #include "base/backoff.h"
+#include "base/wake.h"
 #include "upc/access.h"
 #include "upc/barrier.h"
 #include "mem/bounds.h"
@@ -350,6 +351,32 @@ static void resolve_segment_size(int threads_on_node)
     mupci_config_set_auto_segment(&config, (size_t)least, why);
 }
 
+/* wake_cost_us = auto: what a futex wake-up of another process of this
+ * node costs, measured now by pairs of the node's threads, before the
+ * communication pthreads start (9 rounds: about 18 wake-ups, 0.1-2 ms).
+ * With 4 or more ranks per core the measure would mostly time the run
+ * queue, and the waits there are long anyway: the policy's largest
+ * figure is taken instead.  The waiting policy's input (base/backoff.c). */
+#define WAKE_PROBE_ROUNDS 9
+static int64_t resolve_wake_cost(int per_core)
+{
+    if (config.wake_cost_us != 0)
+        return (int64_t)config.wake_cost_us * 1000;
+    char why[MUPCI_CONFIG_ORIGIN_MAX];
+    int64_t ns;
+    if (per_core >= 4) {
+        ns = MUPCI_WAKE_NS_MAX;
+        snprintf(why, sizeof why, "%d ranks per core: the largest the policy takes", per_core);
+    } else {
+        ns = mupci_node_measure_wake_ns(WAKE_PROBE_ROUNDS);
+        snprintf(why, sizeof why, "measured: a futex wake-up of another process, %.1f us",
+                 (double)ns / 1000);
+    }
+    int us = (int)((ns + 500) / 1000);
+    mupci_config_set_auto(&config, "wake_cost_us", us < 1 ? 1 : us, why);
+    return ns;
+}
+
 static void start_runtime(void)
 {
     load_config();
@@ -367,6 +394,8 @@ static void start_runtime(void)
     phase_done("starting the message engine");
     mupci_node_init(config.shm, config.simulate_nodes, mupc_mythread, mupc_threads);
     phase_done("mapping the node's segments");
+    mupci_engine_start_waits(resolve_wake_cost(per_core));
+    phase_done("measuring a wake-up");
     mupci_xfer_init(mupc_threads);
     mupci_direct_init(config.direct_gets, mupc_mythread, mupc_threads);
     phase_done("probing single-copy peers");
@@ -384,12 +413,16 @@ static void start_runtime(void)
         mupci_config_print(stderr, &config);
         report_direct_gets();
         mupci_node_describe(stderr);
-        if (per_core > 1)
-            fprintf(stderr,
-                    "mupc: %d ranks per core on thread 0's node: waits spin %d polls and idle "
-                    "communication pthreads sleep up to %lld us\n",
-                    per_core, mupci_engine_wait_spins(),
-                    (long long)mupci_engine_longest_sleep_us());
+        fprintf(stderr,
+                "mupc: %d rank%s per core on thread 0's node: waits spin %d polls, yield for "
+                "%s, then sleep %s; idle communication pthreads sleep up to %lld us\n",
+                per_core, per_core == 1 ? "" : "s", mupci_engine_wait_spins(),
+                per_core > 1 ? "yield_window_us (a yield hands the core to a pthread that can run)"
+                             : "about one wake-up (wake_cost_us)",
+                mupci_engine_bells_announce_all()
+                    ? "until woken (every message rings a bell: one node)"
+                    : "on the timed ladder for messages from other nodes",
+                (long long)mupci_engine_longest_sleep_us());
     }
 }
 
