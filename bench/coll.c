@@ -23,7 +23,7 @@
 #include <upc_collective.h>
 #include <upc_nb.h>
 
-#include "timing.h"
+#include "upc_timing.h"
 
 #define NB_BYTES (4u << 20)
 #define EXCHANGE_BLOCK (64u << 10)
@@ -34,25 +34,6 @@ static void fail(const char *what, double got, double want)
 {
     fprintf(stderr, "bench/coll: %s: got %g, expected %g\n", what, got, want);
     upc_global_exit(1);
-}
-
-typedef void (*op_fn)(void *arg);
-
-/* Median over batches of the per-call wall time, loop closed by a barrier. */
-static double time_calls(const bench_plan_t *plan, int iters, op_fn op, void *arg)
-{
-    double means[64];
-    for (int i = 0; i < iters / 10 + 1; i++)
-        op(arg); /* warm up */
-    upc_barrier();
-    for (int b = 0; b < plan->batches; b++) {
-        double t0 = bench_now_us();
-        for (int i = 0; i < iters; i++)
-            op(arg);
-        upc_barrier();
-        means[b] = (bench_now_us() - t0) / iters;
-    }
-    return bench_median(means, plan->batches);
 }
 
 /* ---- broadcast and reduce ---- */
@@ -82,17 +63,17 @@ static void broadcast_and_reduce(const bench_plan_t *plan)
     *src = MYTHREAD == 0 ? 42.5 : MYTHREAD + 1.0;
     upc_barrier();
     int iters = bench_iters(plan, 2000);
-    double bcast = time_calls(plan, iters, bcast_op, &a);
+    double bcast = bench_time_calls(plan, iters, bcast_op, &a);
     double got = *(double *)mupc_local_addr(mupc_ptr_index(a.dst, (size_t)MYTHREAD, 8, 1));
     if (got != 42.5)
         fail("broadcast value", got, 42.5);
     a.flags = 0;
-    double bcast_all = time_calls(plan, iters / 4 + 1, bcast_op, &a);
+    double bcast_all = bench_time_calls(plan, iters / 4 + 1, bcast_op, &a);
     a.flags = mysync;
     upc_barrier();
     *src = MYTHREAD + 1.0;
     upc_barrier();
-    double reduce = time_calls(plan, iters, reduce_op, &a);
+    double reduce = bench_time_calls(plan, iters, reduce_op, &a);
     if (MYTHREAD == 0) {
         double sum = *(double *)mupc_local_addr(a.dst), want = THREADS * (THREADS + 1) / 2.0;
         if (sum != want)
@@ -122,7 +103,7 @@ static void exchange(const bench_plan_t *plan)
     for (size_t i = 0; i < area; i++)
         in[i] = (unsigned char)(MYTHREAD * 16 + i / EXCHANGE_BLOCK);
     upc_barrier();
-    double us = time_calls(plan, bench_iters(plan, 200), exchange_op, &a);
+    double us = bench_time_calls(plan, bench_iters(plan, 200), exchange_op, &a);
     unsigned char *out = mupc_local_addr(mupc_ptr_add(a.dst, (ptrdiff_t)(MYTHREAD * area), 1, area));
     for (int t = 0; t < THREADS; t++)
         if (out[(size_t)t * EXCHANGE_BLOCK + 7] != (unsigned char)(t * 16 + MYTHREAD))

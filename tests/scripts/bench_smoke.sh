@@ -58,6 +58,17 @@ expect_output "prints the wake-up marks" "^mark barrier_wait_wake_vs_mpi "
 expect_output "and the loaded barrier's" "^mark shm_barrier_4t_loaded_us "
 expect_output "and against the bare futex barrier's" "^mark shm_barrier_4t_loaded_vs_futex "
 expect_output "and the wake-ups against the kernel's floor" "^mark coll_wait_wake_vs_futex "
+# bench/waits: the on-node waits against the message path, 3 and 4 threads
+for t in 3 4; do
+    for prefix in mupc.waits mupc.waits_msg; do
+        for f in all_alloc_free all_lock_alloc_free gather_all broadcast_allsync barrier; do
+            expect_output "prints $prefix.${f}_${t}t_us" "^$prefix\.${f}_${t}t_us [0-9]+\.[0-9]+$"
+        done
+        expect_output "prints $prefix.exchange_64k_${t}t_mbs" "^$prefix\.exchange_64k_${t}t_mbs [0-9]+\.[0-9]+$"
+    done
+    expect_output "marks the ${t}-thread waits against the message path" \
+        "^mark waits_all_alloc_free_${t}t_vs_msg +[0-9]+\.[0-9]+ "
+done
 expect_output "and the pointer read once per loop" "^mark xlate_dir_local_vs_private "
 expect_output "and the two-node barrier's" "^mark sim2_barrier_vs_mpi "
 plots=$(mktemp -d) # run-bench's output, for mupc-bench-plot below
