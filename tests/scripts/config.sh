@@ -82,7 +82,10 @@ expect_output "saying it is a directory" "is a directory"
 MUPC_VERBOSE=1 run_on_one_core 8 "$prog" status 0
 expect_status "8 ranks on one core run" 0
 expect_output "stretch the idle sleep 8 times" \
-    "8 ranks per core on thread 0's node: waits spin 25 polls and idle communication pthreads sleep up to 16000 us"
+    "8 ranks per core on thread 0's node: waits spin 25 polls, yield for yield_window_us .*; idle communication pthreads sleep up to 16000 us"
+expect_output "and, one node, sleep until woken" "then sleep until woken \(every message rings a bell: one node\)"
+expect_output "with 8 ranks per core no wake-up is measured" \
+    "wake_cost_us = 200 +# default: 8 ranks per core: the largest the policy takes"
 MUPC_VERBOSE=1 MUPC_IDLE_SLEEP_MAX_US=3000 run_on_one_core 8 "$prog" status 0
 expect_output "but not a value the user set" "8 ranks per core .* sleep up to 3000 us"
 MUPC_CACHE_MEMORY=64K run 2 30 "$prog" status 0
@@ -94,4 +97,14 @@ expect_status "one table's worth is enough" 0
 
 MUPC_VERBOSE=1 run_on_one_core 3 "$prog" status 0
 expect_output "3 ranks per core keep the default" "3 ranks per core .* sleep up to 2000 us"
+# The waiting policy's wake-up cost: measured (auto), or the user's.
+MUPC_VERBOSE=1 run 2 30 "$prog" status 0
+expect_output "wake_cost_us = auto is measured at start-up" \
+    "wake_cost_us = [0-9]+ +# default: measured: a futex wake-up of another process, [0-9.]+ us"
+MUPC_VERBOSE=1 MUPC_WAKE_COST_US=40 run 2 30 "$prog" status 0
+expect_output "a wake_cost_us the user set is taken as it is" \
+    "wake_cost_us = 40 +# environment MUPC_WAKE_COST_US"
+MUPC_WAKE_COST_US=500 run 2 30 "$prog" status 0
+expect_failure "wake_cost_us out of range stops the job"
+expect_output "naming the range" "wake_cost_us.*500.*allowed: 1\.\.200, or auto"
 finish
