@@ -910,8 +910,7 @@ static mupci_yield_meter_t comm_yields; /* communication pthread only */
 static void comm_sleep(int64_t ns)
 {
     mupci_bell_t *bell = mupci_node_message_bell(mupc_mythread);
-    static int xcv = -1; if (xcv < 0) xcv = getenv("X_COMMCV") != NULL;
-    if (!bell || xcv) {
+    if (!bell) {
         comm_sleep_cv(ns);
         return;
     }
