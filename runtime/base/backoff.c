@@ -157,20 +157,27 @@ void mupci_yield_metered(mupci_yield_meter_t *m)
  *   - spin_polls polls first, a quarter of them when the node has more
  *     computation pthreads than cores: a spinning waiter holds a core
  *     that the pthread it waits for may need;
- *   - then yield until wake_ns has passed since the wait started.  With
- *     cores to spare a yield finds no one to run and is a poll; with more
- *     pthreads than cores it hands the core to one that can run, the
- *     awaited one among them, for a context switch, not a wake-up;
+ *   - then yield.  With cores to spare a yield finds no one to run and
+ *     is a poll, and the yields last until wake_ns has passed since the
+ *     wait started: the competitive rule.  With more computation pthreads
+ *     than cores a yield hands the core to one that can run, the awaited
+ *     one among them, for a context switch instead of a wake-up, and they
+ *     last as long as the message path's (yield_window_us): with only
+ *     wake_ns of them (9-15 us measured at 4 threads on 2 cores, where no
+ *     core goes idle) the waits slept and paid wake-ups the message path
+ *     never pays, and lost to it (4 threads: upc_all_alloc + free 150-200
+ *     us against 120-150);
  *   - then sleep until rung.  The sleep's bound (idle_longest) is not a
  *     poll: it only lets the waiter look at the shutdown flag.
- *   Measured on 2 cores, one node, 3 and 4 UPC threads (per call; the
+ *   Measured on 2 cores, one node (per call, medians of 5 runs, the
  *   message path, shm = off, in the same session): upc_all_alloc +
- *   upc_all_free 2,500 / 3,300 us before (3 / 4 threads; 94 / 160 on the
- *   message path), when a slow yield sent these waits into 10-us timed
- *   sleeps, each a timer wake-up costing 30-500 us here; bell-ended
- *   sleeps alone made it 115 / 210 us; yields for wake_ns and the meter
- *   above, 73-92 / 130-175 us.  bench/oversub measures it against the
- *   message path in every make bench.
+ *   upc_all_free took 2,500 / 3,300 us at 3 / 4 threads before, when a
+ *   slow yield sent these waits into 10-us timed sleeps (the ladder's
+ *   first step, never doubled), each a timer wake-up costing 30-500 us
+ *   on these VMs, against 94 / 160 us on the message path; now 84 / 125
+ *   us against 78 / 118, and upc_all_gather_all 56 / 68 against 70 / 81,
+ *   upc_barrier 10 / 12 against 19 / 23.  bench/waits measures these
+ *   calls against the message path in every make bench.
  * timed: waits for messages that no bell announces (a job of several
  *   nodes): spin, yield for yield_window_us, then sleeps from 10 us
  *   doubling up to idle_sleep_max_us; a bell from the node still cuts a
