@@ -324,8 +324,9 @@ _Static_assert(MUPCI_NODE_CTL_WAKE_PROBE >= MUPCI_NODE_CTL_BELL + sizeof(mupci_b
  * waiter on this node pays for a wake-up by another process.  A thread
  * without a partner (an odd group, or a node of one) measures two of its
  * own pthreads, which is cheaper: no change of address space. */
-int64_t mupci_node_measure_wake_ns(int rounds)
+int64_t mupci_node_measure_wake_ns(int rounds, int *across)
 {
+    *across = 0;
     int at = 0;
     while (at < group_size && group[at] != me)
         at++;
@@ -337,7 +338,10 @@ int64_t mupci_node_measure_wake_ns(int rounds)
     int64_t ns = mupci_wake_pingpong((_Atomic uint32_t *)probe,
                                      (_Atomic int64_t *)(probe + sizeof(int64_t)), me == first,
                                      rounds);
-    return ns > 0 ? ns : mupci_measure_wake_ns(rounds);
+    if (ns <= 0)
+        return mupci_measure_wake_ns(rounds);
+    *across = 1;
+    return ns;
 }
 
 void *mupci_node_lock_records(int thread)

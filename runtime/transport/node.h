@@ -111,8 +111,9 @@ struct mupci_bell *mupci_node_message_bell(int thread);
 /* After mupci_node_init, on every thread of the job at about the same
  * time: what a futex wake-up of another process of this node costs, in
  * ns (the waiting policy's input, base/backoff.c), measured with `rounds`
- * wake-ups each way. */
-int64_t mupci_node_measure_wake_ns(int rounds);
+ * wake-ups each way; *across is 0 when it could only measure two pthreads
+ * of this process (no partner on the node). */
+int64_t mupci_node_measure_wake_ns(int rounds, int *across);
 
 /* One line per node: "node 0: threads 0-1 (shared memory)"; thread 0 of
  * the job calls it for `verbose` and mupc-nodes prints it. */

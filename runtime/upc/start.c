@@ -368,9 +368,10 @@ static int64_t resolve_wake_cost(int per_core)
         ns = MUPCI_WAKE_NS_MAX;
         snprintf(why, sizeof why, "%d ranks per core: the largest the policy takes", per_core);
     } else {
-        ns = mupci_node_measure_wake_ns(WAKE_PROBE_ROUNDS);
-        snprintf(why, sizeof why, "measured: a futex wake-up of another process, %.1f us",
-                 (double)ns / 1000);
+        int across;
+        ns = mupci_node_measure_wake_ns(WAKE_PROBE_ROUNDS, &across);
+        snprintf(why, sizeof why, "measured: a futex wake-up of %s, %.1f us",
+                 across ? "another process" : "another pthread", (double)ns / 1000);
     }
     int us = (int)((ns + 500) / 1000);
     mupci_config_set_auto(&config, "wake_cost_us", us < 1 ? 1 : us, why);
