@@ -50,6 +50,13 @@ static pthread_cond_t wake_cv = PTHREAD_COND_INITIALIZER;
  * at init for start-up, and again once the node's bells are known. */
 static mupci_wait_policies_t policies;
 static mupci_wait_host_t wait_host;
+/* This thread's message bell (node.h), or NULL: set once before the
+ * communication pthread starts, so both pthreads read it without the
+ * node's tables (which mupci_node_finalize frees). */
+static mupci_bell_t *own_bell;
+/* Rings of own_bell that request_shutdown has begun: the main pthread
+ * waits for them to end before the segment can go (engine_finalize). */
+static atomic_int shutdown_rings;
 static int64_t idle_longest_ns; /* make_policies */
 
 /* ---- outgoing batches, one open buffer per destination ---- */
@@ -766,7 +773,7 @@ static void wait_loop(int (*done)(void *), void *arg, _Atomic uint32_t *word,
 {
     int message_bell = 0;
     if (!word) {
-        mupci_bell_t *bell = mupci_node_message_bell(mupc_mythread);
+        mupci_bell_t *bell = own_bell;
         if (bell) {
             word = &bell->word;
             sleepers = &bell->sleepers;
@@ -909,7 +916,7 @@ static mupci_yield_meter_t comm_yields; /* communication pthread only */
  * a pass) does not sleep, since that pass may have missed the message. */
 static void comm_sleep(int64_t ns)
 {
-    mupci_bell_t *bell = mupci_node_message_bell(mupc_mythread);
+    mupci_bell_t *bell = own_bell;
     if (!bell) {
         comm_sleep_cv(ns);
         return;
@@ -1008,9 +1015,8 @@ int mupci_engine_comm_loop(void)
  * message bell (comm_sleep): both are woken. */
 static void ring_own_bell(void)
 {
-    mupci_bell_t *bell = mupci_node_message_bell(mupc_mythread);
-    if (bell)
-        mupci_bell_ring(bell);
+    if (own_bell)
+        mupci_bell_ring(own_bell);
 }
 
 void mupci_engine_wake_comm(void)
@@ -1030,6 +1036,10 @@ void mupci_engine_request_shutdown(int status)
      * with status 0 when the loop looked in between). */
     static atomic_int claimed;
     int expected = 0;
+    /* Counted before the flag: the main pthread, which finalizes once it
+     * sees the flag, then waits for this ring to end (the bell lives in
+     * this thread's segment). */
+    atomic_fetch_add(&shutdown_rings, 1);
     if (atomic_compare_exchange_strong(&claimed, &expected, 1)) {
         atomic_store(&exit_status, status);
         atomic_store(&shutdown_flag, 1);
@@ -1037,7 +1047,8 @@ void mupci_engine_request_shutdown(int status)
     MUPCI_PT(pthread_mutex_lock(&wake_mx));
     MUPCI_PT(pthread_cond_broadcast(&wake_cv));
     MUPCI_PT(pthread_mutex_unlock(&wake_mx));
-    ring_own_bell(); /* and a computation pthread asleep on it sees the flag */
+    ring_own_bell(); /* the communication pthread may sleep on it */
+    atomic_fetch_sub(&shutdown_rings, 1);
 }
 
 int mupci_engine_shutting_down(void) { return atomic_load(&shutdown_flag); }
@@ -1106,9 +1117,9 @@ static void init_wait_host(int ranks_per_core)
 
 void mupci_engine_start_waits(int64_t wake_ns)
 {
+    own_bell = mupci_node_message_bell(mupc_mythread);
     wait_host.wake_ns = wake_ns;
-    wait_host.bells_announce_all =
-        mupci_node_all_mapped() && mupci_node_message_bell(mupc_mythread) != NULL;
+    wait_host.bells_announce_all = mupci_node_all_mapped() && own_bell != NULL;
     make_policies();
 }
 
@@ -1181,6 +1192,8 @@ static void last_synchronization(int64_t deadline)
 
 void mupci_engine_finalize(void)
 {
+    while (atomic_load(&shutdown_rings) > 0) /* a ring of own_bell ends in microseconds */
+        sched_yield();
     mupci_engine_lock();
     drain(mupci_now_ns() + 2000000000LL);
     /* 5 s, and 10 ms a thread: an oversubscribed node's ranks take turns */
