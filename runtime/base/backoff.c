@@ -144,11 +144,11 @@ void mupci_yield_metered(mupci_yield_meter_t *m)
  * problems", SODA 1990): poll for as long as blocking would cost, then
  * block.  It never pays more than twice what the best choice, made
  * knowing the wait's length, would have.  Blocking costs one wake-up:
- * wake_ns, measured at start-up by two pthreads waking each other on a
- * futex (mupci_measure_wake_ns, wake.c), or given by wake_cost_us.  On
- * the 2-core virtual machines this project runs on it was 23-90 us
- * depending on the day (bench/shm's mupc.futex_wake_us); on bare metal it
- * is a few microseconds.
+ * wake_ns, measured at start-up by pairs of the node's processes waking
+ * each other on a futex (mupci_node_measure_wake_ns), or given by
+ * wake_cost_us.  On the 2-core virtual machines this project runs on it
+ * was 86-95 us with 2 UPC threads (a sleeper's core goes idle and must be
+ * woken) and 9-15 us with 4; on bare metal it is a few microseconds.
  *
  * bell: waits that a bell ends, because whoever ends them rings it: the
  *   on-node barrier, the on-node ticket locks, and every wait for a
@@ -184,7 +184,7 @@ void mupci_yield_metered(mupci_yield_meter_t *m)
  *   sleep short.
  * comm_idle: the communication pthread after its work, while its
  *   computation pthread computes.  When every message rings the bell, it
- *   yields for wake_ns and then sleeps on the bell as a bell wait does;
+ *   yields and then sleeps on the bell as a bell wait does;
  *   otherwise it yields for yield_window_us so that a request from
  *   another node is served at once, then sleeps from 20 us doubling up to
  *   idle_longest (comm_timed, also taken while sends of this process are

@@ -27,8 +27,8 @@ void mupci_futex_wake_all(_Atomic uint32_t *word)
     syscall(SYS_futex, (uint32_t *)word, FUTEX_WAKE, INT_MAX, NULL, NULL, 0);
 }
 
-/* The ping-pong: the word counts the turns; odd turns are the
- * initiator's, even ones the partner's. */
+/* The ping-pong: the word counts the turns; even turns (0, 2, ...) are
+ * the initiator's, odd ones the partner's. */
 
 /* Sleep until *word leaves `seen`; 0 if it had not after give_up_ns. */
 static int await_change(_Atomic uint32_t *word, uint32_t seen, int64_t give_up_ns)

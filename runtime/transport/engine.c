@@ -914,6 +914,23 @@ static mupci_yield_meter_t comm_yields; /* communication pthread only */
  * before one last look, so a sender after that look finds it asleep; a
  * look that cannot take the progress lock (the computation pthread is in
  * a pass) does not sleep, since that pass may have missed the message. */
+/* Communication pthread: a progress pass if the lock is free.  Returns -1
+ * when it could not look (the computation pthread is in a pass), else
+ * the work the pass did; *moving and *sending: bulk data, or any send,
+ * still in flight. */
+static int comm_try_progress(int *moving, int *sending)
+{
+    *moving = *sending = 0;
+    if (pthread_mutex_trylock(&progress_lock) != 0)
+        return -1;
+    holds_lock = 1;
+    int work = mupci_engine_progress(0);
+    *moving = bulk_moving();
+    *sending = nsends > 0;
+    mupci_engine_unlock();
+    return work;
+}
+
 static void comm_sleep(int64_t ns)
 {
     mupci_bell_t *bell = own_bell;
@@ -923,12 +940,10 @@ static void comm_sleep(int64_t ns)
     }
     uint32_t seen = atomic_load_explicit(&bell->word, memory_order_acquire);
     atomic_fetch_add_explicit(&bell->sleepers, 1, memory_order_seq_cst);
-    int busy = 1;
-    if (pthread_mutex_trylock(&progress_lock) == 0) {
-        holds_lock = 1;
-        busy = mupci_engine_progress(0) || bulk_moving();
-        mupci_engine_unlock();
-    }
+    int moving, sending;
+    int busy = comm_try_progress(&moving, &sending) != 0 || moving;
+    if (sending && ns > SENDS_IN_FLIGHT_SLEEP_NS) /* as in wait_loop */
+        ns = SENDS_IN_FLIGHT_SLEEP_NS;
     if (!busy && !atomic_load(&shutdown_flag) && !atomic_load(&comm_kicked))
         mupci_futex_wait(&bell->word, seen, ns);
     atomic_fetch_sub_explicit(&bell->sleepers, 1, memory_order_seq_cst);
@@ -988,14 +1003,10 @@ int mupci_engine_comm_loop(void)
             continue;
         }
         mupci_backoff_reset(&defer);
-        int work = mupci_direct_progress(SIZE_MAX), moving = 0, sending = 0;
-        if (pthread_mutex_trylock(&progress_lock) == 0) {
-            holds_lock = 1;
-            work += mupci_engine_progress(0);
-            moving = bulk_moving();
-            sending = nsends > 0;
-            mupci_engine_unlock();
-        }
+        int moving, sending, work = mupci_direct_progress(SIZE_MAX);
+        int passed = comm_try_progress(&moving, &sending);
+        if (passed > 0)
+            work += passed;
         /* Sends in flight may need this process's progress to be
          * delivered: no sleep until rung meanwhile, the timed ladder. */
         const mupci_backoff_policy_t *idle = sending ? &policies.comm_timed : &policies.comm_idle;

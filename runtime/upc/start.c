@@ -353,7 +353,8 @@ static void resolve_segment_size(int threads_on_node)
 
 /* wake_cost_us = auto: what a futex wake-up of another process of this
  * node costs, measured now by pairs of the node's threads, before the
- * communication pthreads start (9 rounds: about 18 wake-ups, 0.1-2 ms).
+ * communication pthreads start (9 rounds: 18 turns, each after a 0.5 ms
+ * pause, about 10 ms).
  * With 4 or more ranks per core the measure would mostly time the run
  * queue, and the waits there are long anyway: the policy's largest
  * figure is taken instead.  The waiting policy's input (base/backoff.c). */
