@@ -5,16 +5,20 @@
  *
  * Owner computes: each thread reads only its own src blocks and writes
  * only its own dst blocks, and only inside the call; the bytes travel as
- * collective messages (coll_net.h).  Broadcast, scatter and gather use a
+ * collective messages (coll_net.h).  Exchange is the exception on a node:
+ * there a thread writes its blocks into the other threads' dst, once they
+ * have entered the call.  Broadcast, scatter and gather use a
  * binomial tree rooted at the thread holding the single-thread array
  * (log2 THREADS steps; scatter/gather pass each subtree's blocks as one
  * message); gather_all is a gather to thread 0 and a broadcast; exchange
- * sends every block straight to its owner; permute all-gathers perm,
+ * sends every block straight to its owner, by a copy into its segment when
+ * the owner is on this node (coll_shm.h); permute all-gathers perm,
  * checks it, then sends one block each.
  */
 #include "collectives/coll.h"
 #include "upc/barrier.h"
 #include "collectives/coll_net.h"
+#include "collectives/coll_shm.h"
 #include "base/fatal.h"
 #include "base/gasp_hooks.h"
 #include "cache/rcache.h"
@@ -264,25 +268,42 @@ static void move_gather_all(mupc_ptr_t dst, mupc_ptr_t src, size_t nbytes, const
     free(all);
 }
 
+/* Exchange: block `to` of this thread's src goes to block `me` of
+ * thread to's dst.  To the node's other threads it is pushed into their
+ * segments (coll_shm.h), to other nodes it travels as a message. */
 static void move_exchange(mupc_ptr_t dst, mupc_ptr_t src, size_t nbytes, const char *what,
                           const char *file, int line)
 {
-    int N = mupc_threads, me = mupc_mythread;
+    int N = mupc_threads, me = mupc_mythread, pushers = 0;
     size_t total = (size_t)N * nbytes;
     const char *in = mupci_coll_local(block_of(src, me, total), total, what, "src block",
                                       file, line);
     char *out = mupci_coll_local(block_of(dst, me, total), total, what, "dst block", file,
                                  line);
-    /* Staggered, so the threads do not all send to thread 0 first. */
+    for (int t = 0; t < N; t++)
+        pushers += mupci_coll_shm_peer(t);
+    uint32_t call = pushers ? mupci_coll_shm_enter() : 0;
+    /* Staggered, so the threads do not all send to thread 0 first;
+     * messages first, so they travel while the pushes copy. */
     for (int k = 1; k < N; k++) {
         int to = (me + k) % N;
-        mupci_coll_send(to, ROUND_DIRECT, in + (size_t)to * nbytes, nbytes);
+        if (!mupci_coll_shm_peer(to))
+            mupci_coll_send(to, ROUND_DIRECT, in + (size_t)to * nbytes, nbytes);
+    }
+    for (int k = 1; k < N; k++) {
+        int to = (me + k) % N;
+        if (mupci_coll_shm_peer(to))
+            mupci_coll_shm_push(to, call, block_of(dst, to, total).addr + (uint64_t)me * nbytes,
+                                in + (size_t)to * nbytes, nbytes);
     }
     memmove(out + (size_t)me * nbytes, in + (size_t)me * nbytes, nbytes);
     for (int k = 1; k < N; k++) {
         int from = (me - k + N) % N;
-        mupci_coll_recv(from, ROUND_DIRECT, out + (size_t)from * nbytes, nbytes);
+        if (!mupci_coll_shm_peer(from))
+            mupci_coll_recv(from, ROUND_DIRECT, out + (size_t)from * nbytes, nbytes);
     }
+    if (pushers)
+        mupci_coll_shm_await(call, pushers);
 }
 
 void mupc_all_broadcast(mupc_ptr_t dst, mupc_ptr_t src, size_t nbytes, upc_flag_t flags,

@@ -4,7 +4,8 @@
  * reference computed on every thread: broadcast, scatter, gather,
  * gather_all, exchange and permute for several sizes (1 byte to several
  * batch-sized chunks), every root, arrays starting on thread 0 and on
- * thread 1, and all nine sync-flag combinations; reduce and prefix reduce
+ * thread 1, and all nine sync-flag combinations; exchanges back to back
+ * under MYSYNC with threads arriving late; reduce and prefix reduce
  * for all eleven types and every operation (UPC_NONCOMM_FUNC with an
  * associative but order-sensitive function), with block sizes 1, 4, 7,
  * indefinite, and arrays starting mid-block on another thread.
@@ -13,6 +14,7 @@
 
 #include <string.h>
 #include <upc_collective.h>
+#include <unistd.h>
 
 static const upc_flag_t flag_combos[9] = {
     UPC_IN_ALLSYNC | UPC_OUT_ALLSYNC, UPC_IN_ALLSYNC | UPC_OUT_MYSYNC,
@@ -128,6 +130,36 @@ static void exchange(size_t n)
     upc_all_free(dst);
 }
 
+/* Back-to-back exchanges under UPC_IN_MYSYNC | UPC_OUT_MYSYNC with no
+ * barrier between them, reusing dst and src, one thread at a time made
+ * late: each thread reads its dst and rewrites its src between calls,
+ * which MYSYNC allows (nobody touches a thread's data before it enters
+ * nor after it leaves).  A block written into a thread that has not yet
+ * entered, or counted to the wrong call, shows up as a wrong round. */
+static void exchange_pipeline(size_t n, int rounds)
+{
+    size_t all = (size_t)THREADS * n;
+    mupc_ptr_t src = upc_all_alloc((size_t)THREADS, all), dst = upc_all_alloc((size_t)THREADS, all);
+    char *in = local(block_of(src, MYTHREAD, all)), *out = local(block_of(dst, MYTHREAD, all));
+    for (int r = 0; r < rounds; r++) {
+        for (int j = 0; j < THREADS; j++)
+            for (size_t i = 0; i < n; i++)
+                in[(size_t)j * n + i] = (char)pattern(MYTHREAD + r, j, i);
+        if (r % THREADS == MYTHREAD && r % 3 == 0)
+            usleep(200); /* this thread comes late to the call */
+        upc_all_exchange(dst, src, n, UPC_IN_MYSYNC | UPC_OUT_MYSYNC);
+        for (int t = 0; t < THREADS; t++)
+            for (size_t i = 0; i < n; i++)
+                CHECK(out[(size_t)t * n + i] == (char)pattern(t + r, MYTHREAD, i),
+                      "exchange round %d: byte %zu of the block from thread %d is %d, not %d",
+                      r, i, t, out[(size_t)t * n + i], (char)pattern(t + r, MYTHREAD, i));
+        memset(out, 0, all);
+    }
+    upc_barrier();
+    upc_all_free(src);
+    upc_all_free(dst);
+}
+
 static void permute(size_t n, int shift, int reverse)
 {
     mupc_ptr_t perm = upc_all_alloc((size_t)THREADS, sizeof(int));
@@ -164,6 +196,8 @@ static void data_movement(void)
         permute(sizes[s], 1, 0);
         permute(sizes[s], 0, 1);
     }
+    exchange_pipeline(64, THREADS <= 16 ? 200 : 10);
+    exchange_pipeline(40000, THREADS <= 16 ? 20 : 2);
 }
 
 /* ---- reductions ---- */
