@@ -22,7 +22,7 @@
  * MPI_Barrier runs, does: 10.3-12.3 us here against 9.6-9.9 in a plain
  * MPI program of the same session, while upc_barrier took 10.4-10.8 in a
  * plain UPC program.  So this ratio flatters libmupc, and make
- * bench-cluster prints it without a mark (bench/RESULTS.md, "Barrier and
+ * bench-cluster prints it without a mark (bench/HISTORY.md, "Barrier and
  * get beside plain MPI programs").
  */
 #include <mupc_upc.h>

@@ -7,11 +7,12 @@
  * sleep on the word at once (FUTEX_WAIT).  No runtime work, no spin.
  * bench/run-bench runs it beside bench/shm's 4-thread barrier, with the
  * same busy process per core, so the two compare in the same conditions
- * (mupc.futex_barrier_4t_loaded_us).  Prints
+ * (mupc.futex_barrier_4t_loaded_us), and with 2-8 processes beside
+ * bench/waits' barriers (the floor of the oversubscription sweep).  Prints
  *
- *   mupc.futex_barrier_4t_us   median over batches of the time per barrier
+ *   mupc.futex_barrier_<N>t_us   median over batches of the time per barrier
  *
- * Usage: futex_barrier [--quick]
+ * Usage: futex_barrier [-n PROCESSES (2-64, default 4)] [--quick]
  */
 #define _GNU_SOURCE
 #include <limits.h>
@@ -26,8 +27,10 @@
 #include <time.h>
 #include <unistd.h>
 
-#define PROCESSES 4
+#define PROCESSES_MAX 64
 #define BATCHES_MAX 64
+
+static unsigned processes = 4;
 
 typedef struct {
     _Atomic unsigned count, generation;
@@ -36,7 +39,7 @@ typedef struct {
 static void meet(futex_barrier_t *b)
 {
     unsigned seen = atomic_load(&b->generation);
-    if (atomic_fetch_add(&b->count, 1) + 1 == PROCESSES) {
+    if (atomic_fetch_add(&b->count, 1) + 1 == processes) {
         atomic_store(&b->count, 0);
         atomic_fetch_add(&b->generation, 1);
         syscall(SYS_futex, &b->generation, FUTEX_WAKE, INT_MAX, NULL, NULL, 0);
@@ -61,7 +64,24 @@ static int by_value(const void *a, const void *b)
 
 int main(int argc, char **argv)
 {
-    int quick = argc > 1 && strcmp(argv[1], "--quick") == 0;
+    int quick = 0;
+    for (int i = 1; i < argc; i++) {
+        if (strcmp(argv[i], "--quick") == 0) {
+            quick = 1;
+        } else if (strcmp(argv[i], "-n") == 0 && i + 1 < argc) {
+            char *end;
+            long n = strtol(argv[++i], &end, 10);
+            if (*end || n < 2 || n > PROCESSES_MAX) {
+                fprintf(stderr, "bench/futex_barrier: -n takes 2 to %d processes, not '%s'\n",
+                        PROCESSES_MAX, argv[i]);
+                return 2;
+            }
+            processes = (unsigned)n;
+        } else {
+            fprintf(stderr, "usage: futex_barrier [-n PROCESSES] [--quick]\n");
+            return 2;
+        }
+    }
     int batches = quick ? 3 : 11, iters = quick ? 200 : 2000;
     futex_barrier_t *b = mmap(NULL, sizeof *b, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS,
                               -1, 0);
@@ -70,7 +90,7 @@ int main(int argc, char **argv)
         return 1;
     }
     int total = (batches + 1) * iters; /* a batch of warm-up first */
-    for (int p = 1; p < PROCESSES; p++) {
+    for (unsigned p = 1; p < processes; p++) {
         pid_t pid = fork();
         if (pid < 0) {
             perror("bench/futex_barrier: fork");
@@ -99,6 +119,6 @@ int main(int argc, char **argv)
         return 1;
     }
     qsort(times, (size_t)batches, sizeof times[0], by_value);
-    printf("mupc.futex_barrier_4t_us %.3f\n", times[batches / 2]);
+    printf("mupc.futex_barrier_%ut_us %.3f\n", processes, times[batches / 2]);
     return 0;
 }

@@ -30,7 +30,7 @@
  * under PVM), across two emulated hosts, 7-11 jobs each: a 2 ms waker made
  * MPI_Barrier 2.5-4.2 % slower, a 0.5 ms one 15-22 %, a 16 ms one
  * -0.4 to +0.6 %; a 2 ms sleep ended 52-81 us late and cost its pthread
- * 13-27 us of CPU (bench/RESULTS.md, "What a wake-up costs on this
+ * 13-27 us of CPU (bench/HISTORY.md, "What a wake-up costs on this
  * host").  On such a host the communication pthread's looks are a price
  * of their own, which no change of libmupc's messages can remove.
  */

@@ -21,8 +21,9 @@ MPI_Comm mupci_comm = MPI_COMM_NULL;
  * millisecond to test, the cores were busy 100 % of the time, and the
  * ranks still in MPI_Init, or with a collective's message to forward,
  * waited for one: libmupc's start-up phases took 14-27 s (median 18) at
- * 1 ms, 8-10 s at 16 ms (bench/RESULTS.md).  Fewer ranks per core keep 1 ms: a collective's round
- * can wait for a sleeping rank's next test, and 16 ranks on this machine's
+ * 1 ms, 8-10 s at 16 ms (bench/HISTORY.md, "Start-up at 1,024 threads,
+ * again").  Fewer ranks per core keep 1 ms: a collective's round can
+ * wait for a sleeping rank's next test, and 16 ranks on this machine's
  * 2 cores started in 1.05 s with 8 ms sleeps against 0.66 s with 1 ms.
  * Until the node layout is known (mupci_job_stretch_waits), the process
  * manager's count of this node's ranks stands in for it (Hydra's

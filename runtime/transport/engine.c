@@ -280,7 +280,7 @@ static int poll_data_recvs(void)
  * what arrived, so a transfer stalls while both pthreads of either end
  * sleep.  A 16 MiB upc_memget across two emulated hosts moved at 850-970
  * MB/s with the waits' sleeps, 1520-1890 without, against MPI's
- * 1620-1960 (bench/RESULTS.md, "Bulk transfers over the network").  So
+ * 1620-1960 (bench/HISTORY.md, "Bulk transfers over the network").  So
  * while this is true neither pthread sleeps.  It lasts a transfer: the
  * fragments are a get's reply or a put's data, which the other end
  * serves as soon as it handles the request. */
@@ -1190,7 +1190,7 @@ static int progress_everything(void) { return mupci_engine_progress(1); }
  * second between them while some had not yet left their final barrier;
  * measured there, the synchronization now takes 0.07-0.13 s on thread 0
  * and the exit as long as before, within MPI_Finalize's own spread
- * (bench/RESULTS.md, "Test programs at 1,024 threads").  Bounded:
+ * (bench/HISTORY.md, "Test programs at 1,024 threads").  Bounded:
  * a peer that died leaves the barrier incomplete, and MPI_Finalize is then
  * bounded by finish.c's watchdog. */
 static void last_synchronization(int64_t deadline)

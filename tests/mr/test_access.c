@@ -79,7 +79,7 @@ static void pts_round(void)
 /* The largest transfer: BIG, or past 256 threads 1 MiB (still four
  * fragments).  At 1,024 emulated ranks BIG's 12 MiB a rank (the two
  * arrays' touched pages and bulk_round's two buffers) outgrew the
- * machine's 24 GB (bench/RESULTS.md, "Test programs at 1,024 threads"). */
+ * machine's 24 GB (bench/HISTORY.md, "Test programs at 1,024 threads"). */
 static size_t largest(void) { return THREADS <= 256 ? BIG : (size_t)1 << 20; }
 
 static void bulk_round(size_t n)

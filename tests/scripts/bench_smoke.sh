@@ -1,7 +1,8 @@
 #!/bin/sh
 # SPDX-License-Identifier: MIT
 # bench_smoke.sh -- `make bench` works: a quick pass of bench/run-bench
-# produces every figure bench/RESULTS.md lists, each a number.
+# produces every figure bench/RESULTS.md lists, each a number, and the
+# tables bench/results-md makes of them.
 . "$top_srcdir/tests/scripts/lib.sh"
 MPIRUN=$MPIRUN BENCH_BUILDDIR=$top_builddir timeout -k 5 240 \
     bash "$top_srcdir/bench/run-bench" --quick > "$out" 2>&1
@@ -73,6 +74,31 @@ expect_output "and the pointer read once per loop" "^mark xlate_dir_local_vs_pri
 expect_output "and the two-node barrier's" "^mark sim2_barrier_vs_mpi "
 plots=$(mktemp -d) # run-bench's output, for mupc-bench-plot below
 cp "$out" "$plots/run.txt"
+# its result file, as bench/results-md prints it for bench/RESULTS.md:
+# a table per area of marks, each figure beside its baseline, and the sweep
+file=$(sed -n 's/^run-bench: results written to //p' "$plots/run.txt")
+if [ -r "$file" ]; then ok "run-bench --quick writes its result file"; else fail "no result file ('$file')"; fi
+bash "$top_srcdir/bench/results-md" "$file" > "$out" 2>&1
+rc=$?
+expect_status "bench/results-md" 0
+expect_output "an area's table" "^### On one node \\(shared memory, the default\\)$"
+expect_output "a mark of a ratio, with both figures and the verdict" \
+    "^\\| \`get_vs_mpi_rtt\` \\| .* \\| [0-9.]+ \\| [0-9.]+ \\| [0-9.]+ \\| <= 2.0x \\| (ok|\\*\\*MISSED\\*\\*) \\|$"
+expect_output "the waits against the message path" "^\\| \`waits_exchange_4t_vs_msg\` \\| "
+expect_output "the sweep, with the futex floor" "^\\| 3 \\| [0-9.]+ / [0-9.]+ \\| [0-9.]+ \\| "
+expect_output "and the performance matrix" "^baseline +[0-9.]+ +[0-9.]+ +[0-9.]+ +[0-9.]+$"
+bash "$top_srcdir/bench/results-md" /nonexistent > "$out" 2>&1
+rc=$?
+expect_status "bench/results-md without a file" 2
+# the sweep's floor: a bare futex barrier of N processes
+"$top_builddir/bench/futex_barrier" -n 3 --quick > "$out" 2>&1
+rc=$?
+expect_status "bench/futex_barrier -n 3" 0
+expect_output "prints the 3-process floor" "^mupc\\.futex_barrier_3t_us [0-9]+\\.[0-9]+$"
+"$top_builddir/bench/futex_barrier" -n 1 > "$out" 2>&1
+rc=$?
+expect_status "bench/futex_barrier -n 1" 2
+expect_output "says what it takes" "-n takes 2 to 64 processes, not '1'"
 # The counting tool in bench/gasp_count really gets the events it is timed with.
 GASP_COUNT_REPORT=1 MUPC_CACHE=off timeout -k 5 60 $MPIRUN -n 2 "$top_builddir/bench/gasp_count" --quick > "$out" 2>&1
 rc=$?
@@ -105,9 +131,13 @@ if [ -s "$plots/out/matrix.dat" ] && [ -s "$plots/out/matrix_4t.gp" ] && [ -s "$
    [ "$(grep -c '^[a-z_0-9]* ' "$plots/out/matrix.dat")" = 8 ]; then
     ok "mupc-bench-plot writes the data and scripts (8 patterns)"
 else fail "mupc-bench-plot: data or scripts missing in $plots/out"; fi
+# the sweep: six figures, each at the 3 and 4 threads of a quick run
+if [ -s "$plots/out/waits.gp" ] && [ "$(grep -c '^[34] [0-9.]* [0-9.]* ' "$plots/out/waits.dat")" = 12 ]; then
+    ok "mupc-bench-plot writes the sweep's data (6 figures at 3 and 4 threads)"
+else fail "mupc-bench-plot: the sweep's data is missing or short in $plots/out"; fi
 if command -v gnuplot > /dev/null; then
     expect_status "mupc-bench-plot with gnuplot" 0
-    for f in matrix matrix_4t apexmap; do
+    for f in matrix matrix_4t apexmap waits; do
         if grep -q "<svg" "$plots/out/$f.svg" 2>/dev/null; then ok "drew $f.svg"; else fail "no $f.svg"; fi
     done
 else
@@ -118,6 +148,6 @@ echo "x 1" > "$plots/none.txt"
 bash "$top_srcdir/tools/mupc-bench-plot" -o "$plots/none" "$plots/none.txt" > "$out" 2>&1
 rc=$?
 expect_status "mupc-bench-plot on a file without figures" 1
-expect_output "says so" "has no performance-matrix or Apex-MAP figures"
+expect_output "says so" "has no performance-matrix, Apex-MAP or bench/waits figures"
 rm -rf "$plots"
 finish
