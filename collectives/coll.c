@@ -292,9 +292,15 @@ static void move_exchange(mupc_ptr_t dst, mupc_ptr_t src, size_t nbytes, const c
     }
     for (int k = 1; k < N; k++) {
         int to = (me + k) % N;
-        if (mupci_coll_shm_peer(to))
-            mupci_coll_shm_push(to, call, block_of(dst, to, total).addr + (uint64_t)me * nbytes,
-                                in + (size_t)to * nbytes, nbytes);
+        if (!mupci_coll_shm_peer(to))
+            continue;
+        uint64_t at = block_of(dst, to, total).addr + (uint64_t)me * nbytes;
+        if (MUPCI_CHECKS && mupci_unlikely(!mupci_segment_range_ok(at, nbytes)))
+            mupci_fatal_at(file, line,
+                           "%s: dst block of thread %d: %zu bytes at offset %llu lie outside "
+                           "the shared segment; check the pointer and the size",
+                           what, to, nbytes, (unsigned long long)at);
+        mupci_coll_shm_push(to, call, at, in + (size_t)to * nbytes, nbytes);
     }
     memmove(out + (size_t)me * nbytes, in + (size_t)me * nbytes, nbytes);
     for (int k = 1; k < N; k++) {

@@ -189,6 +189,19 @@ int main(int argc, char **argv)
             upc_all_gather(MUPC_BASE(cells), MUPC_BASE(cells), 8, mysync); /* LINE_coll-late-gather */
         else
             upc_all_broadcast(MUPC_BASE(cells), MUPC_BASE(cells), 8, mysync); /* LINE_coll-late-call */
+    } else if (!strcmp(mode, "exchange-late-call")) {
+        /* the same with exchanges, whose blocks a node's threads copy into
+         * each other's dst once the owner has entered: thread 0 never
+         * enters the 101st, and the others wait for it (src: the first
+         * 16 bytes of each thread's cells, dst: the last 16) */
+        const upc_flag_t mysync = UPC_IN_MYSYNC | UPC_OUT_MYSYNC;
+        mupc_ptr_t dst = mupc_ptr_index(MUPC_BASE(cells), 2, sizeof(long), 4);
+        for (int i = 0; i < 100; i++)
+            upc_all_exchange(dst, MUPC_BASE(cells), 4, mysync);
+        if (MYTHREAD == 0)
+            upc_all_gather(MUPC_BASE(cells), MUPC_BASE(cells), 8, mysync); /* LINE_exchange-late-gather */
+        else
+            upc_all_exchange(dst, MUPC_BASE(cells), 4, mysync); /* LINE_exchange-late-call */
     } else if (!strcmp(mode, "nosync-vs-barrier")) {
         /* thread 0 alone makes a call that waits for nobody, then every
          * thread meets at a barrier that looks plain to the others */

@@ -116,6 +116,17 @@ for n in 2 3; do
     bcast="thread [12] called upc_all_broadcast\\(nbytes=8, root=0, flags=0x[0-9a-f]+\\) at [^ ]*misuse.c:$(line_of coll-late-call)"
     expect_output "coll-late-call ($n threads) names both calls" "collective call number 101 differs between threads: ($gather, $bcast|$bcast, $gather);"
 done
+# and with exchanges, which on a node wait for their targets to enter
+for shm in on off; do
+    for n in 2 4; do
+        MUPC_SHM=$shm run $n 60 "$prog" exchange-late-call
+        expect_failure "exchange-late-call ($n threads, shm $shm) fails, without hanging"
+        gather="thread 0 called upc_all_gather\\(nbytes=8, root=0, flags=0x[0-9a-f]+\\) at [^ ]*misuse.c:$(line_of exchange-late-gather)"
+        exch="thread [1-3] called upc_all_exchange\\(nbytes=4, flags=0x[0-9a-f]+\\) at [^ ]*misuse.c:$(line_of exchange-late-call)"
+        expect_output "exchange-late-call ($n threads, shm $shm) names both calls" \
+            "collective call number 101 differs between threads: ($gather, $exch|$exch, $gather);"
+    done
+done
 # a collective call on one thread while the others wait in a barrier:
 # whichever thread sees it first says so, no hang (shm on and off)
 for shm in on off; do
