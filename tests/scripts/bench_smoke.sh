@@ -90,6 +90,20 @@ expect_output "and the performance matrix" "^baseline +[0-9.]+ +[0-9.]+ +[0-9.]+
 bash "$top_srcdir/bench/results-md" /nonexistent > "$out" 2>&1
 rc=$?
 expect_status "bench/results-md without a file" 2
+# --splice: what lies between a page's markers is replaced, the rest kept
+printf 'top\n<!-- make bench: begin x -->\nold\n<!-- make bench: end -->\nbottom\n' > "$plots/page.md"
+echo new > "$plots/new.md"
+bash "$top_srcdir/bench/results-md" --splice "make bench" "$plots/new.md" "$plots/page.md" > "$out" 2>&1
+rc=$?
+expect_status "bench/results-md --splice" 0
+if [ "$(tr '\n' ' ' < "$plots/page.md")" = "top <!-- make bench: begin x --> new <!-- make bench: end --> bottom " ]; then
+    ok "--splice replaces what lies between the markers"
+else fail "--splice left: $(cat "$plots/page.md")"; fi
+printf 'top\n' > "$plots/page.md"
+bash "$top_srcdir/bench/results-md" --splice "make bench" "$plots/new.md" "$plots/page.md" > "$out" 2>&1
+rc=$?
+expect_status "bench/results-md --splice on a page without markers" 2
+expect_output "says the markers are lost" "has lost its '<!-- make bench: begin/end -->' markers"
 # the sweep's floor: a bare futex barrier of N processes
 "$top_builddir/bench/futex_barrier" -n 3 --quick > "$out" 2>&1
 rc=$?
