@@ -95,6 +95,11 @@ void mupci_yield_metered(mupci_yield_meter_t *m);
 #define MUPCI_WAKE_NS_MIN 1000
 #define MUPCI_WAKE_NS_MAX MUPCI_SLOW_YIELD_NS
 
+/* The longest sleep of an idle communication pthread that every message
+ * rings awake (comm_idle on one node, backoff.c): a safety net, not a
+ * poll. */
+#define MUPCI_COMM_RUNG_SLEEP_NS 100000000
+
 /* What the policy is made from. */
 typedef struct mupci_wait_host {
     int64_t wake_ns;         /* one futex wake-up of a sleeping pthread on this host */
@@ -103,6 +108,7 @@ typedef struct mupci_wait_host {
     int64_t yield_window_ns; /* setting yield_window_us */
     int yield_window_set;    /* ... and whether the user set it */
     int64_t sleep_max_ns;    /* setting idle_sleep_max_us */
+    int sleep_max_set;       /* ... and whether the user set it */
     int64_t idle_longest_ns; /* the longest sleep of a pthread with nothing to wait for */
     int bells_announce_all;  /* every message this thread can get rings its bell (one node) */
 } mupci_wait_host_t;

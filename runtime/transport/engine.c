@@ -58,6 +58,12 @@ static mupci_bell_t *own_bell;
  * waits for them to end before the segment can go (engine_finalize). */
 static atomic_int shutdown_rings;
 static int64_t idle_longest_ns; /* make_policies */
+/* The pass some module wants by then (mupci_engine_pass_due), 0 for none:
+ * set with the lock held, read by the communication pthread before it
+ * sleeps, whose sleeps on a node that rings every message are otherwise
+ * long (backoff.c, comm_idle). */
+static _Atomic int64_t pass_due_ns;
+static int pass_due_now; /* lock held: the current pass meets pass_due_ns */
 
 /* ---- outgoing batches, one open buffer per destination ---- */
 typedef struct batch {
@@ -918,13 +924,44 @@ static mupci_yield_meter_t comm_yields; /* communication pthread only */
  * when it could not look (the computation pthread is in a pass), else
  * the work the pass did; *moving and *sending: bulk data, or any send,
  * still in flight. */
+void mupci_engine_pass_due(int64_t at_ns)
+{
+    int64_t due = atomic_load_explicit(&pass_due_ns, memory_order_relaxed);
+    if (due == 0 || at_ns < due)
+        atomic_store_explicit(&pass_due_ns, at_ns, memory_order_relaxed);
+}
+
+int mupci_engine_pass_due_now(void) { return pass_due_now; }
+
+/* Lock held: whether a pass is due now (it is then no longer pending). */
+static int take_due_pass(void)
+{
+    int64_t due = atomic_load_explicit(&pass_due_ns, memory_order_relaxed);
+    if (due == 0 || mupci_now_ns() < due)
+        return 0;
+    atomic_store_explicit(&pass_due_ns, 0, memory_order_relaxed);
+    return 1;
+}
+
+/* A sleep of ns, ended no later than a due pass. */
+static int64_t until_due(int64_t ns)
+{
+    int64_t due = atomic_load_explicit(&pass_due_ns, memory_order_relaxed);
+    if (due == 0)
+        return ns;
+    int64_t left = due - mupci_now_ns();
+    return left < 1000 ? 1000 : left < ns ? left : ns;
+}
+
 static int comm_try_progress(int *moving, int *sending)
 {
     *moving = *sending = 0;
     if (pthread_mutex_trylock(&progress_lock) != 0)
         return -1;
     holds_lock = 1;
+    pass_due_now = take_due_pass();
     int work = mupci_engine_progress(0);
+    pass_due_now = 0;
     *moving = bulk_moving();
     *sending = nsends > 0;
     mupci_engine_unlock();
@@ -935,7 +972,7 @@ static void comm_sleep(int64_t ns)
 {
     mupci_bell_t *bell = own_bell;
     if (!bell) {
-        comm_sleep_cv(ns);
+        comm_sleep_cv(until_due(ns));
         return;
     }
     uint32_t seen = atomic_load_explicit(&bell->word, memory_order_acquire);
@@ -945,7 +982,7 @@ static void comm_sleep(int64_t ns)
     if (sending && ns > SENDS_IN_FLIGHT_SLEEP_NS) /* as in wait_loop */
         ns = SENDS_IN_FLIGHT_SLEEP_NS;
     if (!busy && !atomic_load(&shutdown_flag) && !atomic_load(&comm_kicked))
-        mupci_futex_wait(&bell->word, seen, ns);
+        mupci_futex_wait(&bell->word, seen, until_due(ns));
     atomic_fetch_sub_explicit(&bell->sleepers, 1, memory_order_seq_cst);
 }
 
@@ -1120,6 +1157,7 @@ static void init_wait_host(int ranks_per_core)
         .yield_window_ns = (int64_t)cfg->yield_window_us * 1000,
         .yield_window_set = yield_set,
         .sleep_max_ns = (int64_t)cfg->idle_sleep_max_us * 1000,
+        .sleep_max_set = strcmp(cfg->origin[MUPCI_KEY_idle_sleep_max_us], "default") != 0,
         .idle_longest_ns = idle_longest_ns,
         .bells_announce_all = 0,
     };

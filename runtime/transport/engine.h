@@ -166,5 +166,12 @@ void mupci_engine_register_handlers(const mupci_handler_entry_t *entries, size_t
 /* fn() runs in every progress pass (lock held) and returns how much work
  * it did, 0 for none. */
 void mupci_engine_register_progress(int (*fn)(void));
+/* A progress pass of this process is wanted by at_ns (mupci_now_ns's
+ * clock) even if no message comes: an idle communication pthread sleeps
+ * no longer than that, and in the hooks of the pass that meets the time
+ * mupci_engine_pass_due_now() is 1.  The earliest time asked for wins.
+ * Lock held. */
+void mupci_engine_pass_due(int64_t at_ns);
+int mupci_engine_pass_due_now(void);
 
 #endif

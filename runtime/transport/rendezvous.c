@@ -128,8 +128,13 @@ static void flush_arrivals(void)
 static void queue_arrival(const arrival_t *a, int send_now)
 {
     int n = atomic_load_explicit(&nqueued, memory_order_relaxed);
-    if (n == 0)
+    if (n == 0) {
         oldest_queued_ns = mupci_now_ns();
+        /* the age limit holds while nothing else makes a pass: a thread
+         * that stops in its own check of the call (a collective's data of
+         * the wrong size) still lets thread 0 name both calls */
+        mupci_engine_pass_due(oldest_queued_ns + QUEUE_AGE_NS);
+    }
     queued[n++] = *a;
     atomic_store_explicit(&nqueued, n, memory_order_relaxed);
     if (n == queue_cap || send_now)
@@ -138,11 +143,14 @@ static void queue_arrival(const arrival_t *a, int send_now)
 
 /* A progress hook (engine.h): the queue's age limit, looked at every
  * 16th pass (a clock read on every pass of a waiting thread cost 8 % of
- * its time in the broadcast above). */
+ * its time in the broadcast above), and in the pass asked for when the
+ * queue began (the communication pthread's, on a node whose every
+ * message rings it, may be the only one for 100 ms). */
 static int flush_old_arrivals(void)
 {
     static unsigned passes;
-    if (atomic_load_explicit(&nqueued, memory_order_relaxed) && (++passes & 15) == 0 &&
+    if (atomic_load_explicit(&nqueued, memory_order_relaxed) &&
+        ((++passes & 15) == 0 || mupci_engine_pass_due_now()) &&
         mupci_now_ns() - oldest_queued_ns >= QUEUE_AGE_NS)
         flush_arrivals();
     return 0;

@@ -89,7 +89,8 @@ END_TEST
 
 /* The policy: the competitive rule with cores to spare, the message
  * path's yields when oversubscribed, sleeps until rung when bells
- * announce everything, and a user's yield window obeyed. */
+ * announce everything, and a user's yield window and longest sleep
+ * obeyed. */
 START_TEST(wait_policies)
 {
     mupci_wait_host_t h = {.wake_ns = 90000, .ranks_per_core = 1, .spin_polls = 100,
@@ -104,8 +105,11 @@ START_TEST(wait_policies)
     ck_assert_int_eq(p.timed.yield_ns, 2000000);
     ck_assert_int_eq(p.timed.sleep_min_ns, 10000); /* the ladder */
     ck_assert_int_eq(p.timed.sleep_max_ns, 2000000);
-    ck_assert_int_eq(p.comm_idle.sleep_min_ns, 4000000);
+    /* every message rings it: the bound is a safety net */
+    ck_assert_int_eq(p.comm_idle.sleep_min_ns, MUPCI_COMM_RUNG_SLEEP_NS);
+    ck_assert_int_eq(p.comm_idle.sleep_max_ns, MUPCI_COMM_RUNG_SLEEP_NS);
     ck_assert_int_eq(p.comm_timed.sleep_min_ns, 20000);
+    ck_assert_int_eq(p.comm_timed.sleep_max_ns, 4000000);
     ck_assert_int_eq(p.comm_defer.spin_polls, 0);
     ck_assert_int_eq(p.comm_defer.yield_ns, 0);
 
@@ -118,6 +122,13 @@ START_TEST(wait_policies)
     p = mupci_wait_policies(&h);
     ck_assert_int_eq(p.bell.spin_polls, 25);
     ck_assert_int_eq(p.bell.yield_ns, 2000000);
+
+    h.sleep_max_set = 1; /* idle_sleep_max_us set by the user: taken as it is */
+    ck_assert_int_eq(mupci_wait_policies(&h).comm_idle.sleep_max_ns, 4000000);
+    h.sleep_max_set = 0;
+    h.idle_longest_ns = 2 * MUPCI_COMM_RUNG_SLEEP_NS; /* never shortened */
+    ck_assert_int_eq(mupci_wait_policies(&h).comm_idle.sleep_max_ns, 2 * MUPCI_COMM_RUNG_SLEEP_NS);
+    h.idle_longest_ns = 4000000;
 
     h.ranks_per_core = 1;
     h.yield_window_ns = 300000; /* set by the user: taken as it is */
