@@ -164,4 +164,33 @@ rc=$?
 expect_status "mupc-bench-plot on a file without figures" 1
 expect_output "says so" "has no performance-matrix, Apex-MAP or bench/waits figures"
 rm -rf "$plots"
+# bench/run-nas on stand-ins that print what the NAS programs print: the
+# medians, the ratio, its verdict, and a run that does not verify
+nas=$(mktemp -d)
+mkdir "$nas/upc" "$nas/mpi"
+fake_nas() { # fake_nas FILE SECONDS VERDICT
+    printf '#!/bin/sh\necho " Time in seconds =   %s"\necho " Verification    =   %s"\n' "$2" "$3" > "$1"
+    chmod +x "$1"
+}
+fake_nas "$nas/upc/cg.B.O3.2" 9.00 SUCCESSFUL
+fake_nas "$nas/mpi/cg.B.x" 10.00 SUCCESSFUL
+fake_nas "$nas/upc/ft.A.O1.2" 3.00 SUCCESSFUL
+fake_nas "$nas/mpi/ft.A.x" 2.00 SUCCESSFUL
+MUPCRUN=$top_builddir/tools/mupcrun timeout -k 5 120 bash "$top_srcdir/bench/run-nas" \
+    --upc "$nas/upc" --mpi "$nas/mpi" --rounds 1 --out "$nas/report" cg.B ft.A > "$out" 2>&1
+rc=$?
+expect_status "run-nas on verified runs" 0
+expect_output "run-nas: cg.B under MPI" "^\\| cg.B \\| 9.00 \\| 10.00 \\| 0.900 \\| ok \\|$"
+expect_output "run-nas: ft.A over MPI" "^\\| ft.A \\| 3.00 \\| 2.00 \\| 1.500 \\| MISSED \\|$"
+if grep -q '^nas.cg.B.upc_s 9.00$' "$nas/report"; then ok "run-nas writes its lines"; else fail "run-nas: no lines in $nas/report"; fi
+fake_nas "$nas/upc/cg.B.O3.2" 9.00 UNSUCCESSFUL
+MUPCRUN=$top_builddir/tools/mupcrun timeout -k 5 120 bash "$top_srcdir/bench/run-nas" \
+    --upc "$nas/upc" --mpi "$nas/mpi" --rounds 1 --out "$nas/report" cg.B > "$out" 2>&1
+rc=$?
+expect_status "run-nas on a run that does not verify" 1
+expect_output "says so" "upc FAILED s"
+bash "$top_srcdir/bench/run-nas" --upc "$nas/none" --mpi "$nas/mpi" > "$out" 2>&1
+rc=$?
+expect_status "run-nas without its directories" 2
+rm -rf "$nas"
 finish
