@@ -185,8 +185,8 @@ void mupci_yield_metered(mupci_yield_meter_t *m)
  * comm_idle: the communication pthread after its work, while its
  *   computation pthread computes.  When every message rings the bell, it
  *   yields and then sleeps on the bell until rung, at most
- *   MUPCI_COMM_RUNG_SLEEP_NS (100 ms; a safety net, not a poll: no
- *   duty of the communication pthread on such a node is timed), unless
+ *   MUPCI_COMM_RUNG_SLEEP_NS (100 ms; a safety net, not a poll: what
+ *   must happen by a time asks for a pass, mupci_engine_pass_due), unless
  *   the user set idle_sleep_max_us.  With the bound at idle_longest (2
  *   ms) it woke about 600 times a second in GWU's NAS CG at 2 threads on
  *   2 cores, each wake-up preempting a computing thread (480 involuntary

@@ -64,6 +64,9 @@ static int64_t idle_longest_ns; /* make_policies */
  * long (backoff.c, comm_idle). */
 static _Atomic int64_t pass_due_ns;
 static int pass_due_now; /* lock held: the current pass meets pass_due_ns */
+/* When the communication pthread's sleep on its bell ends, 0 when it is
+ * not asleep there (mupci_engine_pass_due rings it for an earlier time). */
+static _Atomic int64_t comm_sleeps_until_ns;
 
 /* ---- outgoing batches, one open buffer per destination ---- */
 typedef struct batch {
@@ -912,23 +915,22 @@ static void comm_sleep_cv(int64_t ns)
  * the window. */
 static mupci_yield_meter_t comm_yields; /* communication pthread only */
 
-/* The communication pthread's sleep while its computation pthread
- * computes.  On a node that shares memory it sleeps on its thread's
- * message bell, so that a message from the node ends it at once (so do
- * mupci_engine_wake_comm and a shutdown, which ring it too); elsewhere on
- * the condition variable.  As sleep_on does, it counts itself a sleeper
- * before one last look, so a sender after that look finds it asleep; a
- * look that cannot take the progress lock (the computation pthread is in
- * a pass) does not sleep, since that pass may have missed the message. */
-/* Communication pthread: a progress pass if the lock is free.  Returns -1
- * when it could not look (the computation pthread is in a pass), else
- * the work the pass did; *moving and *sending: bulk data, or any send,
- * still in flight. */
+static void ring_own_bell(void);
+
+/* A sleeping communication pthread whose sleep would end after the new
+ * due time is rung.  The two sides store, then load the other's word
+ * (sequentially consistent): either the sleeper sees the due time and
+ * sleeps no longer, or the caller sees the sleep and rings, and a ring
+ * after the sleeper's first look at the bell ends its futex wait. */
 void mupci_engine_pass_due(int64_t at_ns)
 {
-    int64_t due = atomic_load_explicit(&pass_due_ns, memory_order_relaxed);
-    if (due == 0 || at_ns < due)
-        atomic_store_explicit(&pass_due_ns, at_ns, memory_order_relaxed);
+    int64_t due = atomic_load(&pass_due_ns);
+    if (due != 0 && due <= at_ns)
+        return;
+    atomic_store(&pass_due_ns, at_ns);
+    int64_t until = atomic_load(&comm_sleeps_until_ns);
+    if (until > at_ns)
+        ring_own_bell();
 }
 
 int mupci_engine_pass_due_now(void) { return pass_due_now; }
@@ -946,13 +948,17 @@ static int take_due_pass(void)
 /* A sleep of ns, ended no later than a due pass. */
 static int64_t until_due(int64_t ns)
 {
-    int64_t due = atomic_load_explicit(&pass_due_ns, memory_order_relaxed);
+    int64_t due = atomic_load(&pass_due_ns);
     if (due == 0)
         return ns;
     int64_t left = due - mupci_now_ns();
     return left < 1000 ? 1000 : left < ns ? left : ns;
 }
 
+/* Communication pthread: a progress pass if the lock is free.  Returns -1
+ * when it could not look (the computation pthread is in a pass), else
+ * the work the pass did; *moving and *sending: bulk data, or any send,
+ * still in flight. */
 static int comm_try_progress(int *moving, int *sending)
 {
     *moving = *sending = 0;
@@ -968,6 +974,14 @@ static int comm_try_progress(int *moving, int *sending)
     return work;
 }
 
+/* The communication pthread's sleep while its computation pthread
+ * computes.  On a node that shares memory it sleeps on its thread's
+ * message bell, so that a message from the node ends it at once (so do
+ * mupci_engine_wake_comm and a shutdown, which ring it too); elsewhere on
+ * the condition variable.  As sleep_on does, it counts itself a sleeper
+ * before one last look, so a sender after that look finds it asleep; a
+ * look that cannot take the progress lock (the computation pthread is in
+ * a pass) does not sleep, since that pass may have missed the message. */
 static void comm_sleep(int64_t ns)
 {
     mupci_bell_t *bell = own_bell;
@@ -981,8 +995,11 @@ static void comm_sleep(int64_t ns)
     int busy = comm_try_progress(&moving, &sending) != 0 || moving;
     if (sending && ns > SENDS_IN_FLIGHT_SLEEP_NS) /* as in wait_loop */
         ns = SENDS_IN_FLIGHT_SLEEP_NS;
-    if (!busy && !atomic_load(&shutdown_flag) && !atomic_load(&comm_kicked))
+    if (!busy && !atomic_load(&shutdown_flag) && !atomic_load(&comm_kicked)) {
+        atomic_store(&comm_sleeps_until_ns, mupci_now_ns() + ns); /* before until_due's look */
         mupci_futex_wait(&bell->word, seen, until_due(ns));
+        atomic_store(&comm_sleeps_until_ns, 0);
+    }
     atomic_fetch_sub_explicit(&bell->sleepers, 1, memory_order_seq_cst);
 }
 
