@@ -28,7 +28,8 @@
 
 /* Bytes past the end of each segment's memfd holding the thread's control
  * block: words other threads of the node poll.  The first page holds the
- * owner's pid, the on-node barrier's slot, the collectives' slot, and in
+ * owner's pid, the on-node barrier's slot, the gathered calls' slot, the
+ * collectives' slot, and in
  * its last 64 bytes the count of threads asleep on the owner's lock
  * records; then one 16-byte record per on-node lock the thread hosts
  * (lock.c).  Pages are only allocated when
@@ -38,10 +39,12 @@
 #define MUPCI_NODE_CTL_WAKE_PROBE 16 /* after the bell: the start-up wake-up probe (16 bytes) */
 #define MUPCI_NODE_CTL_USER 64   /* where mupci_node_ctl's part starts */
 /* The lock sleeper count's offset in mupci_node_ctl's part (lock.c), and
- * before it the collectives' slot (coll_shm.c); the barrier's slot ends
- * before that. */
+ * before it the collectives' slot (coll_shm.c), and before that the
+ * gathered calls' slot (rendezvous.c); the barrier's slot ends before
+ * that. */
 #define MUPCI_NODE_CTL_LOCK_WAKE (MUPCI_NODE_CTL_PAGE - MUPCI_NODE_CTL_USER - 64)
 #define MUPCI_NODE_CTL_COLL (MUPCI_NODE_CTL_LOCK_WAKE - 64)
+#define MUPCI_NODE_CTL_RV (MUPCI_NODE_CTL_COLL - 512)
 #define MUPCI_NODE_LOCK_SLOTS 65536
 #define MUPCI_NODE_CTL_BYTES (MUPCI_NODE_CTL_PAGE + 16 * MUPCI_NODE_LOCK_SLOTS)
 

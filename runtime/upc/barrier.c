@@ -101,7 +101,7 @@ typedef struct node_slot {
                                 * release its communication pthread made */
 } node_slot_t;
 
-_Static_assert(sizeof(node_slot_t) <= MUPCI_NODE_CTL_COLL,
+_Static_assert(sizeof(node_slot_t) <= MUPCI_NODE_CTL_RV,
                "the barrier slot must fit the control block's first page");
 _Static_assert(offsetof(node_slot_t, arrived) == 64, "the release's fields fill one line");
 
