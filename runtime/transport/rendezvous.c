@@ -476,11 +476,16 @@ static void mupci_handle_RV_ARRIVE(int src, const mupci_msg_t *m, const void *pa
  * One slot per thread is enough: a thread posts call k + 1 only after it
  * has read its answer to call k, which thread 0 gives only once it has
  * taken every thread's arrival; and thread 0 answers call k + 1 only when
- * every thread has posted it, so every thread has read answer k.  The
- * ordering is the bells' (wake.h): a poster publishes its arrival and
- * counts it before the sequentially consistent ring, and a sleeper of
- * thread 0 counts itself before the pass that looks at `posts`; the same
- * holds for the answer and its waiters. */
+ * every thread has posted it, so every thread has read answer k.  A
+ * poster also sets its bit in thread 0's `posters`, so thread 0 looks at
+ * the slots that changed, not at all of them (a node of 1,024 threads
+ * would read a million slots per call).  The ordering is the bells'
+ * (wake.h): a poster publishes its arrival and counts it before the
+ * sequentially consistent ring, and a sleeper of thread 0 counts itself
+ * before the pass that looks at `posts`; the same holds for the answer
+ * and its waiters.  A node of more than NODE_RV_THREADS threads keeps
+ * the messages (the bits fill the slot's space in the control block). */
+#define NODE_RV_THREADS 12288
 typedef struct node_rv_slot {
     arrival_t arrival;       /* the owner's gathered call */
     _Atomic uint64_t posted; /* its seq + 1, once arrival is written */
@@ -489,17 +494,29 @@ typedef struct node_rv_slot {
     _Atomic uint64_t answered; /* seq + 1 of the last call answered */
     mupci_reply_t answer;      /* its result */
     mupci_bell_t answers;      /* rung by each answer; the waiters sleep on it */
+    _Atomic uint64_t posters[NODE_RV_THREADS / 64]; /* bit t: thread t posted, not yet taken */
 } node_rv_slot_t;
 
 _Static_assert(sizeof(node_rv_slot_t) <= MUPCI_NODE_CTL_COLL - MUPCI_NODE_CTL_RV,
                "the gathered calls' slot must fit before the collectives' slot");
 
 static uint64_t posts_taken; /* thread 0: `posts` when the slots were last looked at */
-static uint64_t *taken;      /* thread 0: each thread's `posted` when last taken */
 
 static node_rv_slot_t *rv_slot(int thread)
 {
     return (node_rv_slot_t *)((char *)mupci_node_ctl(thread) + MUPCI_NODE_CTL_RV);
+}
+
+static void take_posted_by(int thread)
+{
+    node_rv_slot_t *slot = rv_slot(thread);
+    uint64_t posted = atomic_load_explicit(&slot->posted, memory_order_acquire);
+    arrival_t a;
+    memcpy(&a, &slot->arrival, sizeof a);
+    if (a.seq + 1 != posted)
+        mupci_fatal("internal error: thread %d's gathered call %llu is posted as %llu", thread,
+                    (unsigned long long)a.seq, (unsigned long long)posted);
+    take_arrival(thread, &a, 0);
 }
 
 /* Thread 0's progress hook: the arrivals posted since the last look. */
@@ -509,20 +526,14 @@ static int take_posted(void)
     if (posts == posts_taken)
         return 0;
     posts_taken = posts; /* before the look: a later post makes another */
+    _Atomic uint64_t *posters = rv_slot(0)->posters;
     int took = 0;
-    for (int t = 1; t < nthreads; t++) {
-        node_rv_slot_t *slot = rv_slot(t);
-        uint64_t posted = atomic_load_explicit(&slot->posted, memory_order_acquire);
-        if (posted == taken[t])
+    for (int w = 0; w < (nthreads + 63) / 64; w++) {
+        if (!atomic_load_explicit(&posters[w], memory_order_relaxed))
             continue;
-        arrival_t a;
-        memcpy(&a, &slot->arrival, sizeof a);
-        if (a.seq + 1 != posted)
-            mupci_fatal("internal error: thread %d's gathered call %llu is posted as %llu", t,
-                        (unsigned long long)a.seq, (unsigned long long)posted);
-        taken[t] = posted;
-        take_arrival(t, &a, 0);
-        took++;
+        uint64_t bits = atomic_exchange_explicit(&posters[w], 0, memory_order_acquire);
+        for (; bits; bits &= bits - 1, took++)
+            take_posted_by(w * 64 + __builtin_ctzll(bits));
     }
     return took;
 }
@@ -562,6 +573,8 @@ static void rendezvous_on_node(const arrival_t *a, mupci_reply_t *result)
         node_rv_slot_t *mine = rv_slot(mupc_mythread);
         mine->arrival = *a;
         atomic_store_explicit(&mine->posted, want, memory_order_release);
+        atomic_fetch_or_explicit(&zero->posters[mupc_mythread / 64],
+                                 UINT64_C(1) << (mupc_mythread % 64), memory_order_release);
         atomic_fetch_add_explicit(&zero->posts, 1, memory_order_seq_cst);
         mupci_bell_t *bell = mupci_node_message_bell(0);
         mupci_wake_sleepers(&bell->word, &bell->sleepers, 1);
@@ -573,12 +586,9 @@ static void rendezvous_on_node(const arrival_t *a, mupci_reply_t *result)
 
 static void node_init(void)
 {
-    on_node = mupci_engine_bells_announce_all();
-    if (!on_node || mupc_mythread != 0)
-        return;
-    if (!(taken = calloc((size_t)nthreads, sizeof *taken)))
-        mupci_fatal("out of memory");
-    mupci_engine_register_progress(take_posted);
+    on_node = mupci_engine_bells_announce_all() && nthreads <= NODE_RV_THREADS;
+    if (on_node && mupc_mythread == 0)
+        mupci_engine_register_progress(take_posted);
 }
 
 /* This module's message types, given to the engine before main (engine.h). */
