@@ -15,7 +15,10 @@
  * once every thread is in and answers every thread with its result, so
  * each of them is also a synchronization point: no thread leaves before
  * all have entered.  The data collectives only check: they do not wait
- * for the verdict, and a thread may run ahead (UPC_IN_NOSYNC).
+ * for the verdict, and a thread may run ahead (UPC_IN_NOSYNC).  When the
+ * whole job is one node sharing memory, a library call's arrival and its
+ * answer go through the threads' control blocks instead of messages
+ * (rendezvous.c, "Gathered calls on one node"); the checks are the same.
  */
 #ifndef MUPCI_RENDEZVOUS_H
 #define MUPCI_RENDEZVOUS_H
