@@ -42,6 +42,7 @@ static int show(int threads)
     printf("libmupc settings (%s%s, then MUPC_<KEY> environment variables):\n",
            used[0] ? "file " : "no configuration file found", used);
     mupci_config_print(stdout, &cfg);
+    printf("libmupc %s, built against %s\n", PACKAGE_VERSION, MUPC_MPI_DESCRIPTION);
     return 0;
 }
 
