@@ -483,7 +483,8 @@ static void mupci_handle_RV_ARRIVE(int src, const mupci_msg_t *m, const void *pa
  * (wake.h): a poster publishes its arrival and counts it before the
  * sequentially consistent ring, and a sleeper of thread 0 counts itself
  * before the pass that looks at `posts`; the same holds for the answer
- * and its waiters.  A node of more than NODE_RV_THREADS threads keeps
+ * and its waiters (every store the other side's last look depends on is
+ * sequentially consistent, as the word and count of wake.h are).  A node of more than NODE_RV_THREADS threads keeps
  * the messages (the bits fill the slot's space in the control block). */
 #define NODE_RV_THREADS 12288
 typedef struct node_rv_slot {
@@ -545,7 +546,7 @@ static void answer_on_node(uint64_t seq, const mupci_reply_t *out)
 {
     node_rv_slot_t *zero = rv_slot(0);
     zero->answer = *out;
-    atomic_store_explicit(&zero->answered, seq + 1, memory_order_release);
+    atomic_store_explicit(&zero->answered, seq + 1, memory_order_seq_cst);
     mupci_wake_sleepers(&zero->answers.word, &zero->answers.sleepers, 1);
     mupci_bell_t *bell = mupci_node_message_bell(0);
     mupci_wake_sleepers(&bell->word, &bell->sleepers, 1);
@@ -574,7 +575,7 @@ static void rendezvous_on_node(const arrival_t *a, mupci_reply_t *result)
         mine->arrival = *a;
         atomic_store_explicit(&mine->posted, want, memory_order_release);
         atomic_fetch_or_explicit(&zero->posters[mupc_mythread / 64],
-                                 UINT64_C(1) << (mupc_mythread % 64), memory_order_release);
+                                 UINT64_C(1) << (mupc_mythread % 64), memory_order_seq_cst);
         atomic_fetch_add_explicit(&zero->posts, 1, memory_order_seq_cst);
         mupci_bell_t *bell = mupci_node_message_bell(0);
         mupci_wake_sleepers(&bell->word, &bell->sleepers, 1);
