@@ -558,17 +558,19 @@ static int answered(void *want)
            *(const uint64_t *)want;
 }
 
-/* Lock held: this thread's part of a gathered call.  Thread 0 takes its
- * own arrival and those already posted, then waits for the rest as for a
- * message (they ring its message bell); the others post theirs and sleep
- * on the answers' bell, which nothing but an answer rings. */
+/* Lock held: this thread's part of a gathered call.  Thread 0 hands its
+ * own arrival to the handler, as a message to itself (so an action runs in
+ * a handler's context, whichever arrival completes the call), then waits
+ * as for a message: the wait's passes take the posted arrivals, and later
+ * posters ring its message bell.  The others post theirs and sleep on the
+ * answers' bell, which nothing but an answer rings. */
 static void rendezvous_on_node(const arrival_t *a, mupci_reply_t *result)
 {
     node_rv_slot_t *zero = rv_slot(0);
     uint64_t want = a->seq + 1;
     if (mupc_mythread == 0) {
-        take_arrival(0, a, 0);
-        take_posted();
+        mupci_msg_t m = {MUPCI_MSG_RV_ARRIVE, 0, 0, 0, sizeof *a};
+        mupci_engine_deliver_local(&m, a, sizeof *a);
         mupci_engine_wait_locked(answered, &want);
     } else {
         node_rv_slot_t *mine = rv_slot(mupc_mythread);
