@@ -26,11 +26,16 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp" "$out"' EXIT
 
 # on_layout HOSTSxPPN: MPIRUN starts ranks on that many hosts with that
-# many slots each (Hydra wraps around when a job has more ranks)
+# many slots each (a job with more ranks wraps around: Hydra does so, Open
+# MPI oversubscribes, as the harness lets it)
+case ${MPI_FAMILY:-mpich} in
+openmpi) hosts_option=--host ;;
+*) hosts_option=-hosts ;;
+esac
 on_layout() {
     h=${1%x*} p=${1#*x} list=
     for i in $(seq "$h"); do list="${list:+$list,}node$i:$p"; done
-    printf '#!/bin/sh\nexec "%s" -hosts %s "$@"\n' "$cluster_mpirun" "$list" > "$tmp/mpirun-$1"
+    printf '#!/bin/sh\nexec "%s" %s %s "$@"\n' "$cluster_mpirun" "$hosts_option" "$list" > "$tmp/mpirun-$1"
     chmod +x "$tmp/mpirun-$1"
     MPIRUN=$tmp/mpirun-$1
     ranks=$((h * p))
