@@ -63,12 +63,25 @@ void mupci_job_stretch_waits(int ranks_per_core)
  * one costs about a thousand wake-ups a second or fewer rather than a
  * core.  Work that serve() did starts the period again from the
  * shortest: whoever sent it may be waiting for an answer. */
+/* Before the node discovery counts them (start.c), the ranks on this
+ * node as the launcher says: Hydra's MPI_LOCALNRANKS, Open MPI's
+ * OMPI_COMM_WORLD_LOCAL_SIZE, else 1.  Only a first guess for the
+ * start-up waits: nothing else rests on a launcher's variables. */
+static int launcher_local_ranks(void)
+{
+    const char *names[] = {"MPI_LOCALNRANKS", "OMPI_COMM_WORLD_LOCAL_SIZE"};
+    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
+        const char *value = getenv(names[i]);
+        if (value && atoi(value) > 0)
+            return atoi(value);
+    }
+    return 1;
+}
+
 int mupci_job_wait_serving(MPI_Request *req, int (*serve)(void), int64_t deadline_ns)
 {
-    if (longest_wait_ns == 0) {
-        const char *local = getenv("MPI_LOCALNRANKS");
-        mupci_job_stretch_waits(mupci_job_ranks_per_core(local ? atoi(local) : 1));
-    }
+    if (longest_wait_ns == 0)
+        mupci_job_stretch_waits(mupci_job_ranks_per_core(launcher_local_ranks()));
     long period_ns = JOB_WAIT_SHORTEST_NS;
     for (;;) {
         int done = 0;
