@@ -60,7 +60,7 @@ done
 # Every option in a command's --help is in its page (the page as text,
 # on one long line each paragraph, so no option is split).
 render() { groff -man -Tascii -rLL=400n -rHY=0 -P-cbou "$1" 2> /dev/null; }
-for prog in mupcc mupcrun upcc upcrun mupc-cluster mupc-show-config mupc-trend mupc-bench-plot mupc-translate; do
+for prog in mupcc mupcrun upcc upcrun mupc-cluster mupc-slurm mupc-show-config mupc-trend mupc-bench-plot mupc-translate; do
     case $prog in
     mupc-translate) bin=$top_builddir/translator/$prog ;;
     mupc-bench-plot) bin=$srcdir/tools/$prog ;;
