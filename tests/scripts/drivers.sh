@@ -156,6 +156,14 @@ cd .. || exit 1
 upcrun -t -n 4 -N 2 ./prog_upcc a b > "$out" 2>&1
 rc=$?
 expect_output "upcrun -N 2 -n 4: 2 ranks per node (-ppn 2 or --npernode 2)" "mupcrun -n 4 --mpi-arg (-ppn|--npernode) --mpi-arg 2 ./prog_upcc a b$"
+# inside a Slurm allocation, -c alone is checked against its nodes
+SLURM_JOB_NUM_NODES=2 upcrun -t -n 4 -c 1 ./prog_upcc > "$out" 2>&1
+rc=$?
+expect_status "upcrun -c 1 -n 4 in a 2-node allocation: status 2" 2
+expect_output "upcrun -c 1 -n 4 names the allocation" "do not fit on the allocation of -N 2 nodes of -c 1 threads"
+SLURM_JOB_NUM_NODES=2 upcrun -t -n 4 -c 2 ./prog_upcc > "$out" 2>&1
+rc=$?
+expect_output "upcrun -c 2 -n 4 in a 2-node allocation fits" "mupcrun -n 4 --mpi-arg (-ppn|--npernode) --mpi-arg 2 ./prog_upcc$"
 
 # -- unknown options: status 2, and the message names the option
 upcc -bogus-flag -o x prog.c > "$out" 2>&1
