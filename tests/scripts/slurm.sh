@@ -6,7 +6,8 @@
 # job running every example through mupcrun and upcrun; salloc with
 # mupcrun and upcrun; srun launching the ranks itself (Slurm's PMI: pmi2
 # for MPICH, pmix for Open MPI); a job's exit status; a crash ending its
-# job; scancel leaving no process on any host.  Skipped, with the reason,
+# job; scancel leaving no process on any host; repeated jobs that must all
+# end (SLURM_REPEATS).  Skipped, with the reason,
 # where mupc-slurm cannot run (not root, no Slurm or munge).
 if [ -z "${SLURM_TEST_TMP:-}" ]; then
     slurm=${top_builddir:-.}/tools/mupc-slurm
@@ -135,6 +136,30 @@ expect_output "srun --mpi=$srun_mpi: one job of 4 threads on 2 nodes" "^mupc: 4 
 slurm 60 srun -N 2 -n 4 --mpi=$srun_mpi "$ex/heat" 2000 50
 expect_status "srun -N 2 -n 4 --mpi=$srun_mpi heat" 0
 expect_output "srun --mpi=$srun_mpi: heat" "max error .* vs sequential: OK"
+
+# Jobs end, every time, with the right status: SLURM_REPEATS (default 3;
+# make check-slurm-long: 50) batch jobs of each example on 2 nodes, and
+# as many srun launches of heat
+repeats=${SLURM_REPEATS:-3}
+for prog in "heat 2000 20" "histogram 4096 20" "sobel 64" "matmul 24"; do
+    bad=0
+    for i in $(seq "$repeats"); do
+        job "repeat-${prog%% *}" 60 "$bt/tools/mupcrun -n 4 $ex/$prog"
+        [ "$rc" -eq 0 ] || { bad=$((bad + 1)); cp "$out" "$out.bad"; }
+    done
+    [ "$bad" -gt 0 ] && cp "$out.bad" "$out"
+    rc=$bad
+    expect_status "$repeats sbatch jobs of ${prog%% *} on 2 nodes end with status 0" 0
+done
+bad=0
+for i in $(seq "$repeats"); do
+    slurm 60 srun -N 2 -n 4 --mpi=$srun_mpi "$ex/heat" 2000 20
+    [ "$rc" -eq 0 ] || { bad=$((bad + 1)); cp "$out" "$out.bad"; }
+done
+[ "$bad" -gt 0 ] && cp "$out.bad" "$out"
+rc=$bad
+expect_status "$repeats srun --mpi=$srun_mpi launches of heat end with status 0" 0
+rm -f "$out.bad"
 
 # A job's exit status: 9 from every thread
 job status9 60 "$bt/tools/mupcrun -n 4 $exit_modes status 9"
