@@ -84,6 +84,19 @@ for layout in ${CLUSTER_LAYOUTS:-2x2 3x1}; do
     done
 done
 
+# mupcrun's settings reach the ranks on every host (Hydra passes the
+# environment on; Open MPI only what -x names, which mupcrun adds): shm =
+# off on some threads only would stop the job at start-up
+on_layout 2x2
+printf 'shm = off\n' > "$tmp/shm-off.conf"
+for how in "--set shm=off" "--conf $tmp/shm-off.conf"; do
+    MUPCRUN_MPIRUN=$MPIRUN timeout -k 5 60 "$top_builddir/tools/mupcrun" -n 4 $how \
+        "$top_builddir/tools/mupc-nodes" > "$out" 2>&1
+    rc=$?
+    expect_status "mupcrun $how across 2 hosts" 0
+    expect_output "mupcrun $how reaches the second host" "^mupc: node 1: threads 2,3 \(messages\)$"
+done
+
 # Every way of ending a job, across hosts: exits.sh on three hosts with
 # one slot each (its 4-thread runs put two ranks on node1)
 on_layout 3x1
