@@ -42,6 +42,7 @@ if [ -z "${SCALE_TEST_INSIDE:-}" ]; then
     *) echo "FAIL: mupc-cluster check: $reason"; exit 1 ;;
     esac
     # a name beginning with mupc: "mupc-cluster clean" removes it after an interrupted run
+    rm -f "$out" # exec skips lib.sh's exit trap
     SCALE_TEST_INSIDE=1 exec "$cluster" run --hosts 8 --ppn 128 --name mupcscale -- sh "$0"
 fi
 # MPICH 4.0.2 over UCX 1.13's TCP transport alone cannot start 1,024 ranks
