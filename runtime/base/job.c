@@ -57,12 +57,6 @@ void mupci_job_stretch_waits(int ranks_per_core)
                               : JOB_WAIT_CEILING_NS;
 }
 
-/* Test, then sleep: the first tests come quickly (a collective among
- * ranks that arrive together finishes in microseconds), then the period
- * doubles up to the longest sleep, so a rank that waits long for a slow
- * one costs about a thousand wake-ups a second or fewer rather than a
- * core.  Work that serve() did starts the period again from the
- * shortest: whoever sent it may be waiting for an answer. */
 /* Before the node discovery counts them (start.c), the ranks on this
  * node as the launcher says: Hydra's MPI_LOCALNRANKS, Open MPI's
  * OMPI_COMM_WORLD_LOCAL_SIZE, else 1.  Only a first guess for the
@@ -78,6 +72,12 @@ static int launcher_local_ranks(void)
     return 1;
 }
 
+/* Test, then sleep: the first tests come quickly (a collective among
+ * ranks that arrive together finishes in microseconds), then the period
+ * doubles up to the longest sleep, so a rank that waits long for a slow
+ * one costs about a thousand wake-ups a second or fewer rather than a
+ * core.  Work that serve() did starts the period again from the
+ * shortest: whoever sent it may be waiting for an answer. */
 int mupci_job_wait_serving(MPI_Request *req, int (*serve)(void), int64_t deadline_ns)
 {
     if (longest_wait_ns == 0)

@@ -484,8 +484,9 @@ static void mupci_handle_RV_ARRIVE(int src, const mupci_msg_t *m, const void *pa
  * sequentially consistent ring, and a sleeper of thread 0 counts itself
  * before the pass that looks at `posts`; the same holds for the answer
  * and its waiters (every store the other side's last look depends on is
- * sequentially consistent, as the word and count of wake.h are).  A node of more than NODE_RV_THREADS threads keeps
- * the messages (the bits fill the slot's space in the control block). */
+ * sequentially consistent, as the word and count of wake.h are).  A node
+ * of more than NODE_RV_THREADS threads keeps the messages (the bits fill
+ * the slot's space in the control block). */
 #define NODE_RV_THREADS 12288
 typedef struct node_rv_slot {
     arrival_t arrival;       /* the owner's gathered call */
