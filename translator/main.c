@@ -18,6 +18,7 @@
  * in output.c, and the three share translate.h. */
 #define _GNU_SOURCE /* memmem */
 #include "translate.h"
+#include "macros.h"
 #include "prelex.h"
 #include "regions.h"
 #include "rewrite.h"
@@ -34,7 +35,8 @@
 
 static void usage(void)
 {
-    fprintf(stderr, "usage: mupc-translate [--prelude DIR] [--runtime-include DIR] [--clang PATH] "
+    fprintf(stderr, "usage: mupc-translate [--prelude DIR] [--runtime-include DIR] [--resource-include DIR] "
+                    "[--backend-include DIR]... [--cc-macros FILE] [--clang PATH] "
                     "[--gasp] [-T N] [-DNAME[=V]] [-UNAME] [-IDIR] [-include FILE] [-imacros FILE] "
                     "[-isystem DIR] [-iquote DIR] [-idirafter DIR] -o OUT.c FILE.upc\n");
     exit(2);
@@ -44,8 +46,11 @@ static void parse_options(int argc, char **argv, options_t *o)
 {
     *o = (options_t){.prelude = getenv("MUPC_PRELUDE_DIR") ? getenv("MUPC_PRELUDE_DIR") : MUPC_PRELUDE_DIR,
                      .runtime_include = MUPC_RUNTIME_INCLUDE_DIR,
+                     .resource_include = getenv("MUPC_RESOURCE_INCLUDE_DIR") ? getenv("MUPC_RESOURCE_INCLUDE_DIR")
+                                                                             : MUPC_RESOURCE_INCLUDE_DIR,
                      .clang = MUPC_CLANG};
     o->cpp = xmalloc((size_t)argc * 2 * sizeof *o->cpp);
+    o->backend = xmalloc((size_t)argc * sizeof *o->backend);
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
         int more = i + 1 < argc;
@@ -53,6 +58,12 @@ static void parse_options(int argc, char **argv, options_t *o)
             o->prelude = argv[++i];
         else if (!strcmp(a, "--runtime-include") && more)
             o->runtime_include = argv[++i];
+        else if (!strcmp(a, "--resource-include") && more)
+            o->resource_include = argv[++i];
+        else if (!strcmp(a, "--backend-include") && more)
+            o->backend[o->nbackend++] = argv[++i];
+        else if (!strcmp(a, "--cc-macros") && more)
+            o->cc_macros = argv[++i];
         else if (!strcmp(a, "--clang") && more)
             o->clang = argv[++i];
         else if (!strcmp(a, "--gasp"))
@@ -109,8 +120,14 @@ int main(int argc, char **argv)
     parse_options(argc, argv, &o);
     size_t len;
 again:;
-    char *pp = preprocess(&o, &len);
+    char *marked = preprocess(&o, &len);
     regions_t r;
+    regions_build(&r, marked, len, o.prelude);
+    macro_uses_t uses = {0};
+    char *pp = macro_marks_take(marked, len, &r, &uses);
+    free(marked);
+    regions_free(&r);
+    len = strlen(pp);
     regions_build(&r, pp, len, o.prelude);
     prelex_t p;
     prelex_init(&p, o.static_threads);
@@ -123,6 +140,8 @@ again:;
     regions_free(&r);
     free(pp);
     append_block_sizes(&p, &text);
+    macro_args_collect(&text, &uses);
+    p.macro_uses = &uses;
     len = strlen(text);
     regions_build(&r, text, len, o.prelude);
 
@@ -139,10 +158,11 @@ again:;
             regions_free(&r);
             free(text);
             free(name);
+            macro_uses_free(&uses);
             goto again;
         }
         int casts = 0;
-        if (diagnose(tu, &text, &len, &r, &p, &casts)) {
+        if (diagnose(&o, tu, &text, &len, &r, &p, &casts)) {
             if (getenv("MUPC_XLATE_KEEP"))
                 write_file(name, text);
             return 1;
@@ -170,6 +190,8 @@ again:;
     if (rewrite_translation_unit(&w))
         return 1;
     char *rewritten = edits_apply(&w.edits, text, len);
+    if (!getenv("MUPC_XLATE_MARKS")) /* for debugging the translator: keep the markers */
+        rewritten = macro_marks_restore(rewritten, &uses);
     regions_free(&r);
     regions_build(&r, rewritten, strlen(rewritten), o.prelude);
     char *out = assemble(rewritten, &r, &o, p.feature_macros);

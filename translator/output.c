@@ -216,15 +216,26 @@ static void strip_spaces(strbuf_t *out, const char *s, size_t n)
 
 /* How the output names a system header the user included: by its name in
  * the system include directories (<stdio.h>, <sys/types.h>), so that the
- * C compiler finds its own copy (clang's built-in headers are not gcc's);
- * by its path when it lies elsewhere. */
-static char *system_include(const char *path)
+ * C compiler finds its own copy (clang's resource headers, marked or not,
+ * are not gcc's, and gcc's <omp.h> is found again by gcc); by its path
+ * when it lies elsewhere. */
+/* path under dir: the name below it, or NULL */
+static const char *below(const char *path, const char *dir)
 {
-    const char *name = NULL, *p;
+    size_t n = dir ? strlen(dir) : 0;
+    while (n > 1 && dir[n - 1] == '/')
+        n--;
+    return n && !strncmp(path, dir, n) && path[n] == '/' ? path + n + 1 : NULL;
+}
+
+char *system_include(const options_t *o, const char *path)
+{
+    const char *name = below(path, o->resource_include), *p;
+    if (!name)
+        name = below(path, o->backend_links);
     char *mpi_dirs = xstrdup(MUPC_MPI_INCLUDE_DIRS);
     for (char *save = NULL, *d = strtok_r(mpi_dirs, ":", &save); d && !name; d = strtok_r(NULL, ":", &save))
-        if (!strncmp(path, d, strlen(d)) && path[strlen(d)] == '/')
-            name = path + strlen(d) + 1; /* <mpi.h>, found again by mpicc */
+        name = below(path, d); /* <mpi.h>, found again by mpicc */
     free(mpi_dirs);
     if (name)
         ;
@@ -305,7 +316,7 @@ char *assemble(const char *text, const regions_t *r, const options_t *o, const c
     for (size_t i = 0; i < r->n; i++) {
         const region_t *g = &r->v[i];
         if (g->system_entry) {
-            char *inc = system_include(g->file);
+            char *inc = system_include(o, g->file);
             sb_printf(&out, "#include %s\n", inc);
             /* the program calls MPI (runtime/hybrid.c), however it names mpi.h */
             const char *base = strrchr(g->file, '/');

@@ -4,6 +4,7 @@
  * conversions from shared void * and a second parse, its diagnostics. */
 #define _GNU_SOURCE /* memmem */
 #include "translate.h"
+#include "macros.h"
 #include "prelex.h"
 #include "regions.h"
 #include "rewrite.h"
@@ -11,6 +12,7 @@
 
 #include <clang-c/Index.h>
 #include <ctype.h>
+#include <dirent.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -52,9 +54,76 @@ static char *run_capture(char **argv, size_t *len)
     return sb_take(&out);
 }
 
-char *preprocess(const options_t *o, size_t *len)
+/* The headers of the C compiler's own directories that clang's lack
+ * (gcc's <omp.h>, <quadmath.h>), as links in one temporary directory,
+ * searched last: a header both have stays clang's (whose #include_next
+ * would otherwise reach gcc's copy).  Removed at exit. */
+static char *links_dir;
+
+static void remove_links(void)
 {
-    char **argv = xmalloc((size_t)(o->ncpp + 24 + 2 * strlen(MUPC_MPI_INCLUDE_DIRS)) * sizeof *argv);
+    DIR *d = links_dir ? opendir(links_dir) : NULL;
+    for (struct dirent *e; d && (e = readdir(d));)
+        if (e->d_name[0] != '.') {
+            char *path = xasprintf("%s/%s", links_dir, e->d_name);
+            unlink(path);
+            free(path);
+        }
+    if (d)
+        closedir(d);
+    if (links_dir)
+        rmdir(links_dir);
+}
+
+static void link_backend_headers(options_t *o)
+{
+    if (!o->nbackend)
+        return;
+    const char *tmp = getenv("TMPDIR") && *getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp";
+    links_dir = xasprintf("%s/mupc-cc-include.XXXXXX", tmp);
+    if (!mkdtemp(links_dir)) {
+        fprintf(stderr, "mupc-translate: cannot make a directory in %s: %s\n", tmp, strerror(errno));
+        exit(1);
+    }
+    atexit(remove_links);
+    for (int i = 0; i < o->nbackend; i++) {
+        DIR *d = opendir(o->backend[i]);
+        for (struct dirent *e; d && (e = readdir(d));) {
+            char *ours = xasprintf("%s/%s", o->resource_include, e->d_name);
+            char *from = xasprintf("%s/%s", o->backend[i], e->d_name);
+            char *to = xasprintf("%s/%s", links_dir, e->d_name);
+            if (e->d_name[0] != '.' && access(ours, F_OK) != 0)
+                (void)symlink(from, to); /* the first directory's wins */
+            free(ours);
+            free(from);
+            free(to);
+        }
+        if (d)
+            closedir(d);
+    }
+    o->backend_links = links_dir;
+}
+
+int backend_header(const options_t *o, const regions_t *r, size_t offset)
+{
+    const region_t *g = regions_at(r, offset);
+    size_t n = o->backend_links ? strlen(o->backend_links) : 0;
+    return g && n && !strncmp(g->file, o->backend_links, n) && g->file[n] == '/';
+}
+
+char *preprocess(options_t *o, size_t *len)
+{
+    char *marked_stddef = xasprintf("%s/stddef.h", o->resource_include);
+    if (access(marked_stddef, R_OK) != 0) {
+        fprintf(stderr, "mupc-translate: no marked copy of clang's headers in %s (make writes it, "
+                        "translator/clang-include in the build tree; give --resource-include DIR)\n",
+                o->resource_include);
+        exit(1);
+    }
+    free(marked_stddef);
+    if (!o->backend_links)
+        link_backend_headers(o);
+    char **argv = xmalloc((size_t)(o->ncpp + 32 + 2 * strlen(MUPC_MPI_INCLUDE_DIRS)) * sizeof *argv);
     int n = 0;
     char *threads = o->static_threads ? xasprintf("-D__MUPC_STATIC_THREADS=%d", o->static_threads) : NULL;
     char *prelude_h = xasprintf("%s/mupc_xlate.h", o->prelude);
@@ -65,6 +134,15 @@ char *preprocess(const options_t *o, size_t *len)
     argv[n++] = "-x";
     argv[n++] = "c";
     argv[n++] = "-std=gnu17";
+    /* clang's resource headers, marked (macros.h), in their place */
+    argv[n++] = "-nobuiltininc";
+    /* what the C compiler's flags define (-fopenmp: _OPENMP), as mupcc
+     * asked the C compiler; a -std flag may redefine __STDC_VERSION__ */
+    argv[n++] = "-Wno-builtin-macro-redefined";
+    if (o->cc_macros) {
+        argv[n++] = "-imacros";
+        argv[n++] = (char *)o->cc_macros;
+    }
     /* the program's own -I directories first, as a C compiler searches
      * them: a program's header named like a library header (a reference
      * implementation's upc_collective.h) is the program's */
@@ -97,6 +175,12 @@ char *preprocess(const options_t *o, size_t *len)
             continue;
         }
         argv[n++] = (char *)o->cpp[i];
+    }
+    argv[n++] = "-isystem"; /* after the program's own -isystem, as a compiler's */
+    argv[n++] = (char *)o->resource_include;
+    if (o->backend_links) {
+        argv[n++] = "-idirafter";
+        argv[n++] = (char *)o->backend_links;
     }
     argv[n++] = (char *)o->input;
     argv[n] = NULL;
@@ -393,6 +477,8 @@ void apply_fix(edits_t *fix, char **text, size_t *len, prelex_t *p)
         ptrdiff_t by = (ptrdiff_t)strlen(fix->v[i].text) - (ptrdiff_t)(fix->v[i].end - fix->v[i].start);
         shift_marks(p->sizeofs, p->nsizeofs, at, by);
         shift_marks(p->pragmas, p->npragmas, at, by);
+        if (p->macro_uses)
+            macro_args_shift(p->macro_uses, at, by);
         for (size_t k = 0; k < p->nlayouts; k++)
             if (p->layouts[k].offset >= at)
                 p->layouts[k].offset = (size_t)((ptrdiff_t)p->layouts[k].offset + by);
@@ -454,8 +540,8 @@ static void block_size_error(const layout_t *l, const char *msg, const regions_t
 /* Print clang's errors at the user's positions; insert the casts that
  * UPC's implicit conversions need into *text.  Returns the number of other
  * errors, and sets *casts to the number of casts inserted. */
-int diagnose(CXTranslationUnit tu, char **text, size_t *len, const regions_t *r, prelex_t *p,
-             int *casts)
+int diagnose(const options_t *o, CXTranslationUnit tu, char **text, size_t *len, const regions_t *r,
+             prelex_t *p, int *casts)
 {
     int errors = 0;
     edits_t fix = {0};
@@ -466,6 +552,11 @@ int diagnose(CXTranslationUnit tu, char **text, size_t *len, const regions_t *r,
         CXString msg_s = clang_getDiagnosticSpelling(d);
         const char *msg = clang_getCString(msg_s);
         size_t at = location_offset(clang_getDiagnosticLocation(d));
+        if (backend_header(o, r, at)) {
+            clang_disposeString(msg_s);
+            clang_disposeDiagnostic(d);
+            continue;
+        }
         char *dest = strstr(msg, "changes address space of pointer") ? destination_type(msg) : NULL;
         if (strstr(msg, "parameter may not be qualified with an address space") &&
             array_parameter(*text, *len, at, &fix)) {

@@ -59,6 +59,7 @@ typedef struct prelex_error {
 } prelex_error_t;
 
 typedef struct prelex {
+    struct macro_uses *macro_uses; /* the C compiler's macros kept (macros.h), for apply_fix() */
     layout_t *layouts;
     size_t nlayouts;
     marked_t *sizeofs;

@@ -21,9 +21,17 @@ tok_t lex(lexer_t *x)
         while (p < n && t[p] != '\n')
             p++;
         k.kind = TOK_DIRECTIVE;
-    } else if (isspace((unsigned char)c)) {
-        while (p < n && isspace((unsigned char)t[p]))
-            p++;
+    } else if (isspace((unsigned char)c) || (c == '/' && p + 1 < n && t[p + 1] == '*')) {
+        /* white space, and comments: the only ones left after clang -E
+         * are the markers of macros.c */
+        while (p < n && (isspace((unsigned char)t[p]) || (t[p] == '/' && p + 1 < n && t[p + 1] == '*'))) {
+            if (t[p] != '/') {
+                p++;
+                continue;
+            }
+            const char *close = strstr(t + p + 2, "*/");
+            p = close && (size_t)(close - t) + 2 <= n ? (size_t)(close - t) + 2 : n;
+        }
         k.kind = TOK_SPACE;
     } else if (isalpha((unsigned char)c) || c == '_' || c == '$') {
         while (p < n && (isalnum((unsigned char)t[p]) || t[p] == '_' || t[p] == '$'))

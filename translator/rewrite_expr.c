@@ -3,6 +3,7 @@
  * operators, conversions, casts and calls it translates.
  * Part of the rewriter (see rewrite.h); the parts call each other through
  * rewrite_internal.h. */
+#include "macros.h"
 #include "rewrite_internal.h"
 
 #include <ctype.h>
@@ -578,7 +579,25 @@ static char *statement_expression(rewriter_t *w, CXCursor c)
     return text;
 }
 
+static char *gen_expression(rewriter_t *w, CXCursor c);
+
+/* The hub.  The expansion of a macro the C compiler expands itself, and
+ * each argument in it (macros.h), is marked around its translation,
+ * wherever that text goes (an expansion first, when both have this text). */
 char *gen(rewriter_t *w, CXCursor c)
+{
+    size_t s, e;
+    extent(c, &s, &e);
+    macro_arg_t *a = macro_arg_at(w->prelex->macro_uses, w->text, s, e);
+    if (!a)
+        return gen_expression(w, c);
+    a->active = 1;
+    char *text = gen(w, c);
+    a->active = 0;
+    return macro_arg_wrap(a, text);
+}
+
+static char *gen_expression(rewriter_t *w, CXCursor c)
 {
     CXCursor in;
     switch (clang_getCursorKind(c)) {
