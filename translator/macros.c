@@ -67,6 +67,10 @@ static void split_invocation(const char *s, size_t n, macro_use_t *u)
     u->nargs = 0;
     while (p < n && s[p] != '(')
         p++;
+    if (p >= n) { /* an alias: no arguments, no parentheses */
+        u->nargs = -1;
+        return;
+    }
     size_t start = ++p;
     for (int depth = 0; p < n; p = token_end(s, n, p)) {
         char c = s[p];
@@ -413,7 +417,7 @@ static int invocation(strbuf_t *out, const char *s, size_t n, size_t id, const m
     const macro_use_t *u = &uses->v[id];
     strbuf_t b;
     sb_init(&b);
-    sb_printf(&b, "%s(", u->name);
+    sb_printf(&b, u->nargs < 0 ? "%s" : "%s(", u->name);
     for (int i = 0; i < u->nargs; i++) {
         int translated;
         char *a = argument(s, n, id, i, uses, &translated);
@@ -425,7 +429,7 @@ static int invocation(strbuf_t *out, const char *s, size_t n, size_t id, const m
             return 0;
         }
     }
-    sb_puts(&b, ")");
+    sb_puts(&b, u->nargs < 0 ? "" : ")");
     sb_add(out, b.s, b.len);
     sb_free(&b);
     return 1;

@@ -220,8 +220,26 @@ static int parse_definition(const char *line, macro_t *m)
     const char *name = c;
     while (is_id((unsigned char)*c))
         c++;
-    if (c == name || *c != '(')
+    if (c == name)
         return 0;
+    if (*c != '(') { /* an alias of a function, `#define atomic_fetch_add_explicit __c11_atomic_fetch_add` */
+        const char *body = c;
+        while (isspace((unsigned char)*body))
+            body++;
+        const char *end = body;
+        while (is_id((unsigned char)*end))
+            end++;
+        const char *rest = end;
+        while (isspace((unsigned char)*rest))
+            rest++;
+        if (end == body || *rest || isdigit((unsigned char)*body) || strncmp(body, "__", 2))
+            return 0;
+        memset(m, 0, sizeof *m);
+        m->name = strndup(name, (size_t)(c - name));
+        m->nparams = -1;
+        m->body = strndup(body, (size_t)(end - body));
+        return 1;
+    }
     memset(m, 0, sizeof *m);
     m->name = strndup(name, (size_t)(c - name));
     size_t p = (size_t)(c + 1 - line);
@@ -323,6 +341,12 @@ static int markable(const macro_t *m) { return strncmp(m->name, "__", 2) != 0; }
 
 static void write_marked(FILE *f, const macro_t *m, int lines)
 {
+    if (m->nparams < 0) { /* an alias: NAME stands for itself */
+        fprintf(f, "#define %s __mupc_mb_ %s __mupc_mx_ %s __mupc_me_\n", m->name, m->name, m->body);
+        for (int i = 1; i < lines; i++)
+            fputc('\n', f);
+        return;
+    }
     fprintf(f, "#define %s(", m->name);
     for (int i = 0; i < m->nparams; i++)
         fprintf(f, "%s%s", i ? ", " : "", strcmp(m->params[i], "__VA_ARGS__") ? m->params[i] : "...");

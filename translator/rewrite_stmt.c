@@ -32,8 +32,15 @@ size_t past_semicolon(rewriter_t *w, size_t end)
 {
     size_t p = end;
     for (;;) {
-        while (p < w->len && (w->text[p] == ' ' || w->text[p] == '\t' || w->text[p] == '\n'))
-            p++;
+        for (;;) { /* white space, and the comments of macros.c */
+            while (p < w->len && (w->text[p] == ' ' || w->text[p] == '\t' || w->text[p] == '\n'))
+                p++;
+            const char *close = p + 1 < w->len && w->text[p] == '/' && w->text[p + 1] == '*'
+                                    ? strstr(w->text + p + 2, "*/") : NULL;
+            if (!close)
+                break;
+            p = (size_t)(close - w->text) + 2;
+        }
         /* `shared int x __attribute__((unused));`: the attribute goes with
          * the declaration it followed (the translation drops it) */
         static const char attribute[] = "__attribute__";
