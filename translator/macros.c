@@ -317,28 +317,37 @@ char *macro_arg_wrap(const macro_arg_t *a, char *translated)
 
 static void restore_into(strbuf_t *out, const char *s, size_t n, const macro_uses_t *uses);
 
-/* An argument as preprocessed: its raw markers resolved to invocations. */
+/* An argument as preprocessed, s[0..n): each marked expansion in it as
+ * its invocation copy (itself resolved the same way), other markers gone. */
 static void raw_argument(strbuf_t *out, const char *s, size_t n)
 {
     size_t last = 0;
-    int copy = 0, depth = 0, arg;
+    int arg;
     for (size_t p = 0; p < n;) {
         size_t e = token_end(s, n, p);
         enum marker m = id_char(s[p]) ? marker_of(s + p, e - p, &arg) : NOT_MARKER;
-        if (m != NOT_MARKER) {
-            if (!depth || copy == depth)
-                sb_add(out, s + last, p - last);
-            last = e;
-            if (m == BEGIN)
-                depth++, copy = depth == 1 ? 1 : copy;
-            else if (m == EXPANSION && depth == 1)
-                copy = 0;
-            else if (m == END && depth)
-                depth--;
+        if (m == NOT_MARKER) {
+            p = e;
+            continue;
         }
-        p = e;
-        if (depth && copy != depth)
-            last = p;
+        sb_add(out, s + last, p - last);
+        last = p = e;
+        if (m != BEGIN)
+            continue; /* a parameter's marker */
+        size_t copy_end = n, end = n; /* the copy ends at this mark's __mupc_mx_, the mark at its __mupc_me_ */
+        for (size_t q = e, depth = 0; q < n; q = token_end(s, n, q)) {
+            enum marker k = id_char(s[q]) ? marker_of(s + q, token_end(s, n, q) - q, &arg) : NOT_MARKER;
+            if (k == BEGIN)
+                depth++;
+            else if (k == EXPANSION && !depth && copy_end == n)
+                copy_end = q;
+            else if (k == END && !depth--) {
+                end = token_end(s, n, q);
+                break;
+            }
+        }
+        raw_argument(out, s + e, (copy_end < end ? copy_end : end) - e);
+        last = p = end;
     }
     sb_add(out, s + last, n - last);
 }

@@ -586,6 +586,9 @@ static char *gen_expression(rewriter_t *w, CXCursor c);
  * wherever that text goes (an expansion first, when both have this text). */
 char *gen(rewriter_t *w, CXCursor c)
 {
+    const macro_uses_t *uses = w->prelex->macro_uses;
+    if (!uses || !uses->nocc)
+        return gen_expression(w, c);
     size_t s, e;
     extent(c, &s, &e);
     macro_arg_t *a = macro_arg_at(w->prelex->macro_uses, w->text, s, e);

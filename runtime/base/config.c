@@ -423,7 +423,7 @@ int mupci_config_apply_env(mupci_config_t *cfg, mupci_getenv_fn getenv_fn, char 
  * misspelt setting. */
 static const char *const other_variables[] = {
     "MUPC_CONF", "MUPC_LIBDIR", "MUPC_INCLUDEDIR", "MUPC_TOOLDIR", "MUPC_PROFILE_STUB",
-    "MUPC_SHOW_CONFIG", "MUPC_TRANSLATE", "MUPC_PRELUDE_DIR", NULL};
+    "MUPC_SHOW_CONFIG", "MUPC_TRANSLATE", "MUPC_PRELUDE_DIR", "MUPC_RESOURCE_INCLUDE_DIR", NULL};
 /* MUPC_XLATE_: the translator's debugging switches */
 static const char *const other_prefixes[] = {"MUPC_TREND_", "MUPC_TEST_", "MUPC_XLATE_", NULL};
 

@@ -15,10 +15,7 @@ mupcc="$top_builddir/tools/mupcc"
 gen="$top_srcdir/tests/scripts/header_matrix_gen.sh"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp" "$out"' EXIT
-if [ ! -x "$top_builddir/translator/mupc-translate" ]; then
-    echo "FAIL: translator/mupc-translate was not built (configure found no libclang: run ./quickstart)"
-    exit 1
-fi
+require_translator
 # an OpenMP team of 2 beside each rank (the machine may have 2 cores)
 OMP_NUM_THREADS=2; export OMP_NUM_THREADS
 

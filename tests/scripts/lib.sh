@@ -9,6 +9,15 @@ passes=0
 out=$(mktemp)
 trap 'rm -f "$out"' EXIT
 
+# require_translator: fail the script at once when mupc-translate was not
+# built (every UPC test needs it)
+require_translator() {
+    if [ ! -x "$top_builddir/translator/mupc-translate" ]; then
+        echo "FAIL: translator/mupc-translate was not built (configure found no libclang: run ./quickstart)"
+        exit 1
+    fi
+}
+
 # run N SECONDS PROGRAM ARGS... -> sets $rc, output in $out
 run() {
     n=$1 limit=$2

@@ -19,10 +19,7 @@ build() {
     rc=$?
     expect_status "$name.upc compiles" 0
 }
-if [ ! -x "$top_builddir/translator/mupc-translate" ]; then
-    echo "FAIL: translator/mupc-translate was not built (configure found no libclang: run ./quickstart)"
-    exit 1
-fi
+require_translator
 
 for src in "$dir"/*.upc; do
     name=$(basename "$src" .upc)

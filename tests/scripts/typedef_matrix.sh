@@ -12,10 +12,7 @@ mupcc="$top_builddir/tools/mupcc"
 gen="$top_srcdir/tests/scripts/typedef_matrix_gen.sh"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp" "$out"' EXIT
-if [ ! -x "$top_builddir/translator/mupc-translate" ]; then
-    echo "FAIL: translator/mupc-translate was not built (configure found no libclang: run ./quickstart)"
-    exit 1
-fi
+require_translator
 
 for kind in int double ptr pts pts2pts struct_pts array s_int s_blk5 s_pts s_strict s_indef s_array; do
     sh "$gen" "$kind" > "$tmp/$kind.upc"

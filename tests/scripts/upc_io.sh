@@ -7,10 +7,7 @@
 # the call and the UPC program's file:line; the exit status is non-zero.
 . "$top_srcdir/tests/scripts/lib.sh"
 mupcc="$top_builddir/tools/mupcc"
-if [ ! -x "$top_builddir/translator/mupc-translate" ]; then
-    echo "FAIL: translator/mupc-translate was not built (configure found no libclang: run ./quickstart)"
-    exit 1
-fi
+require_translator
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp" "$out"' EXIT
 TMPDIR=$tmp
