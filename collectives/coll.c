@@ -20,6 +20,7 @@
 #include "collectives/coll_net.h"
 #include "collectives/coll_shm.h"
 #include "base/fatal.h"
+#include "base/job.h"
 #include "base/gasp_hooks.h"
 #include "cache/rcache.h"
 #include "transport/segment.h"
@@ -39,6 +40,7 @@ enum { ROUND_TREE = 1, ROUND_BCAST = 2, ROUND_DIRECT = 3 };
 void mupci_coll_enter(mupci_rv_kind_t kind, const uint64_t args[MUPCI_RV_NARGS],
                       upc_flag_t flags, const char *what, const char *file, int line)
 {
+    mupci_upc_thread_only(what, file, line);
     const int in_flags = UPC_IN_NOSYNC | UPC_IN_MYSYNC | UPC_IN_ALLSYNC;
     const int out_flags = UPC_OUT_NOSYNC | UPC_OUT_MYSYNC | UPC_OUT_ALLSYNC;
     int in = flags & in_flags, out = flags & out_flags;

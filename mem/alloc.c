@@ -26,6 +26,7 @@
 #include "mem/bounds.h"
 #include "transport/engine.h"
 #include "base/fatal.h"
+#include "base/job.h"
 #include "base/gasp_hooks.h"
 #include "base/heap.h"
 #include "cache/rcache.h"
@@ -345,6 +346,7 @@ static mupc_ptr_t symmetric_result(const char *what, size_t asked, const mupci_r
 
 mupc_ptr_t mupc_global_alloc(size_t nblocks, size_t nbytes, const char *file, int line)
 {
+    mupci_upc_thread_only("upc_global_alloc", file, line);
     MUPCI_GASP_EVENT(GASP_UPC_GLOBAL_ALLOC, GASP_START, 0, file, line, nblocks, nbytes);
     mupc_ptr_t p = MUPC_NULL_PTR;
     size_t n = per_thread_bytes("upc_global_alloc", nblocks, nbytes, file, line);
@@ -360,6 +362,7 @@ mupc_ptr_t mupc_global_alloc(size_t nblocks, size_t nbytes, const char *file, in
 
 mupc_ptr_t mupc_all_alloc(size_t nblocks, size_t nbytes, const char *file, int line)
 {
+    mupci_upc_thread_only("upc_all_alloc", file, line);
     MUPCI_GASP_EVENT(GASP_UPC_ALL_ALLOC, GASP_START, 0, file, line, nblocks, nbytes);
     size_t n = per_thread_bytes("upc_all_alloc", nblocks, nbytes, file, line);
     mupci_reply_t r;
@@ -397,6 +400,7 @@ static uint64_t alloc_local(size_t nbytes, const char *file, int line)
 
 mupc_ptr_t mupc_alloc(size_t nbytes, const char *file, int line)
 {
+    mupci_upc_thread_only("upc_alloc", file, line);
     MUPCI_GASP_EVENT(GASP_UPC_ALLOC, GASP_START, 0, file, line, nbytes);
     mupc_ptr_t p = MUPC_NULL_PTR;
     if (nbytes > 0)
@@ -480,6 +484,7 @@ void mupci_alloc_set_lock_free(int (*is_lock)(mupc_ptr_t p),
 
 void mupc_free(mupc_ptr_t p, const char *file, int line)
 {
+    mupci_upc_thread_only("upc_free", file, line);
     if (is_lock_handle && is_lock_handle(p)) {
         free_lock_handle(p, file, line);
         return;
@@ -497,6 +502,7 @@ void mupc_free(mupc_ptr_t p, const char *file, int line)
  * upc_free) only after every thread has made its last use of it. */
 void mupc_all_free(mupc_ptr_t p, const char *file, int line)
 {
+    mupci_upc_thread_only("upc_all_free", file, line);
     MUPCI_GASP_EVENT(GASP_UPC_FREE, GASP_START, 0, file, line, &p);
     mupci_fence(file, line); /* as in mupc_free */
     uint64_t args[MUPCI_RV_NARGS] = {p.thread, p.addr, p.phase};

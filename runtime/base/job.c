@@ -14,6 +14,21 @@ int mupc_threads = 1;
 int mupc_mythread = 0;
 MPI_Comm mupci_comm = MPI_COMM_NULL;
 
+__thread int mupci_job_on_upc_thread __attribute__((tls_model("initial-exec")));
+
+void mupci_job_enter_upc_thread(void) { mupci_job_on_upc_thread = 1; }
+
+void mupci_job_not_upc_thread(const char *call, const char *file, int line)
+{
+    mupci_fatal_at(file, line,
+                   "%s called from a pthread that is not the UPC thread (an OpenMP worker, or a "
+                   "thread the program created): UPC defines no behaviour for it, and libmupc "
+                   "serves UPC operations only from the thread that runs main; make the call "
+                   "outside the parallel region, or in `#pragma omp master` (doc/upc-support.md, "
+                   "\"UPC and OpenMP\")",
+                   call);
+}
+
 /* The longest sleep between tests: 1 ms, or on a node where ranks
  * outnumber cores JOB_STRETCH_FROM to 1 or more, 250 us per rank per core,
  * up to 16 ms.  At 1,024 ranks on two cores (make check-scale, 128 ranks

@@ -11,12 +11,32 @@
 #error "this is an internal header of libmupc; include <upc.h> or <mupc.h> instead"
 #endif
 
+#include "base/fatal.h"
 #include "mupc.h"
 
 #include <mpi.h>
 #include <stdint.h>
 
 extern MPI_Comm mupci_comm;
+
+/* The UPC thread: the computation pthread, which runs main.  UPC defines
+ * no behaviour for a UPC operation made by any other pthread (an OpenMP
+ * worker of a hybrid program, a thread the program created): the calls
+ * that enter the runtime check it (checks on, the default) and end the
+ * job with a message naming the call and its file:line.  A thread-local
+ * flag, initial-exec: one load and a branch where a call already enters
+ * the runtime; the inline local accesses check nothing. */
+extern __thread int mupci_job_on_upc_thread __attribute__((tls_model("initial-exec")));
+/* Called by the computation pthread once, before main. */
+void mupci_job_enter_upc_thread(void);
+void mupci_job_not_upc_thread(const char *call, const char *file, int line)
+    __attribute__((noreturn));
+
+static inline void mupci_upc_thread_only(const char *call, const char *file, int line)
+{
+    if (MUPCI_CHECKS && mupci_unlikely(!mupci_job_on_upc_thread))
+        mupci_job_not_upc_thread(call, file, line);
+}
 
 /* Start-up collectives over mupci_comm that give up the core while they
  * wait (and, with mupci_job_wait_serving, the last synchronization at

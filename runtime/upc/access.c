@@ -11,6 +11,7 @@
 #include "upc/access.h"
 #include "mem/bounds.h"
 #include "base/fatal.h"
+#include "base/job.h"
 #include "base/gasp_hooks.h"
 #include "transport/node.h"
 #include "cache/rcache.h"
@@ -37,6 +38,7 @@ static void range_error(const char *what, mupc_ptr_t p, size_t n, const char *fi
 static inline void check_ptr(const char *what, mupc_ptr_t p, size_t n, const char *file,
                              int line)
 {
+    mupci_upc_thread_only(what, file, line);
     if (MUPCI_CHECKS && mupci_unlikely(p.thread >= (uint32_t)mupc_threads ||
                                        !mupci_segment_range_ok(p.addr, n)))
         range_error(what, p, n, file, line);
@@ -409,6 +411,7 @@ int mupc_sync_attempt(mupc_handle_t h, const char *file, int line)
 
 void mupc_fence(const char *file, int line)
 {
+    mupci_upc_thread_only("upc_fence", file, line);
     MUPCI_GASP_EVENT(GASP_UPC_FENCE, GASP_START, 0, file, line);
     mupci_fence(file, line);
     MUPCI_GASP_EVENT(GASP_UPC_FENCE, GASP_END, 0, file, line);

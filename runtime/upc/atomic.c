@@ -14,6 +14,7 @@
  * made once for the job and the type size, so the two paths never meet on
  * one domain: every domain spans all threads, and so do the MuPC calls.
  */
+#include "base/job.h"
 #include "base/atomic_ops.h"
 #include "mem/bounds.h"
 #include "transport/engine.h"
@@ -123,6 +124,7 @@ static void run_atomic(int type, int op, mupc_ptr_t target, const void *op1, con
 
 static void check_target(const char *what, int type, mupc_ptr_t p, const char *file, int line)
 {
+    mupci_upc_thread_only(what, file, line);
     size_t n = mupci_atomic_type_size(type);
     if (p.thread >= (uint32_t)mupc_threads || !mupci_segment_range_ok(p.addr, n))
         mupci_fatal_at(file, line,

@@ -42,6 +42,7 @@
 #include "transport/engine.h"
 #include "transport/rendezvous.h"
 #include "base/fatal.h"
+#include "base/job.h"
 #include "base/gasp_hooks.h"
 #include "transport/node.h"
 #include "cache/rcache.h"
@@ -611,6 +612,7 @@ void mupci_barrier_exit(const char *file, int line)
 
 void mupc_barrier(int named, int value, const char *file, int line)
 {
+    mupci_upc_thread_only("upc_barrier", file, line);
     MUPCI_GASP_EVENT(GASP_UPC_BARRIER, GASP_START, 0, file, line, named, value);
     if (notified)
         mupci_fatal_at(file, line,
@@ -623,6 +625,7 @@ void mupc_barrier(int named, int value, const char *file, int line)
 
 void mupc_notify(int named, int value, const char *file, int line)
 {
+    mupci_upc_thread_only("upc_notify", file, line);
     MUPCI_GASP_EVENT(GASP_UPC_NOTIFY, GASP_START, 0, file, line, named, value);
     notify(named, value, 0, 0, "upc_notify", file, line);
     MUPCI_GASP_EVENT(GASP_UPC_NOTIFY, GASP_END, 0, file, line, named, value);
@@ -630,6 +633,7 @@ void mupc_notify(int named, int value, const char *file, int line)
 
 void mupc_wait(int named, int value, const char *file, int line)
 {
+    mupci_upc_thread_only("upc_wait", file, line);
     MUPCI_GASP_EVENT(GASP_UPC_WAIT, GASP_START, 0, file, line, named, value);
     wait_phase(named, value, "upc_wait", file, line);
     MUPCI_GASP_EVENT(GASP_UPC_WAIT, GASP_END, 0, file, line, named, value);

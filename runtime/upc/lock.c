@@ -35,6 +35,7 @@
  * on the message path), and threads queued on it are answered as such
  * instead of waiting forever.
  */
+#include "base/job.h"
 #include "upc/lock.h"
 #include "mem/alloc.h"
 #include "transport/engine.h"
@@ -284,6 +285,7 @@ static mupc_lock_t make_handle(int host, uint64_t id) { return (mupc_lock_t){id,
 
 static void check_handle(const char *what, mupc_lock_t l, const char *file, int line)
 {
+    mupci_upc_thread_only(what, file, line);
     if (l.phase != LOCK_TAG || l.thread >= (uint32_t)mupc_threads)
         mupci_fatal_at(file, line,
                        "%s: not a lock handle (thread %u, addr %#llx, phase %u); use a value "
@@ -311,6 +313,7 @@ static void stale(const char *what, mupc_lock_t l, const char *file, int line)
 
 mupc_lock_t mupc_global_lock_alloc(const char *file, int line)
 {
+    mupci_upc_thread_only("upc_global_lock_alloc", file, line);
     MUPCI_GASP_EVENT(GASP_UPC_GLOBAL_LOCK_ALLOC, GASP_START, 0, file, line);
     mupci_engine_lock();
     mupc_lock_t l = make_handle(mupc_mythread, new_lock_locked());
@@ -321,6 +324,7 @@ mupc_lock_t mupc_global_lock_alloc(const char *file, int line)
 
 mupc_lock_t mupc_all_lock_alloc(const char *file, int line)
 {
+    mupci_upc_thread_only("upc_all_lock_alloc", file, line);
     MUPCI_GASP_EVENT(GASP_UPC_ALL_LOCK_ALLOC, GASP_START, 0, file, line);
     uint64_t args[MUPCI_RV_NARGS] = {0};
     mupci_reply_t r;

@@ -231,6 +231,7 @@ void mupc_global_exit(int status, const char *file, int line)
 
 static void *compute_main(void *arg)
 {
+    mupci_job_enter_upc_thread();
     mupci_gasp_thread_init(&user_argc, &user_argv);
     /* After the tool's gasp_init: exit handlers run last-registered first,
      * so an exit() ends the thread (and raises its exit events) before the

@@ -74,4 +74,13 @@ expect_output "and names it" "histogram: bad PERCENT '101'"
 run 2 30 "$ex/sobel" 2
 expect_status "sobel N too small" 2
 expect_output "and names it" "sobel: bad N '2'"
+# UPC with OpenMP: a team of 2 beside each rank
+for n in 1 2 3 4; do
+    run $n 60 env OMP_NUM_THREADS=2 "$ex/hybrid" 20000 10
+    expect_output "hybrid (OpenMP teams of 2) on $n threads checks itself" \
+        "^hybrid: $n UPC threads x 2 OpenMP threads, .* vs sequential: OK$"
+done
+run 2 30 "$ex/hybrid" 0
+expect_status "hybrid N out of range" 2
+expect_output "and says so" "usage: hybrid"
 finish
