@@ -256,6 +256,15 @@ char *shared_object_text(rewriter_t *w, CXCursor d)
                       desc);
     } else {
         layout_t *l = layout_of(w, t);
+        if (is_array(canon(t))) { /* its dimensions, not its initializer */
+            kids_t dims = children(d, 1);
+            for (int i = 0; i < dims.n; i++) {
+                enum CXCursorKind k = clang_getCursorKind(dims.v[i]);
+                if (k != CXCursor_InitListExpr && k != CXCursor_StringLiteral && refuse_pts_sizes(w, dims.v[i], at))
+                    break;
+            }
+            free(dims.v);
+        }
         long long n = 1;
         for (CXType a = canon(t); is_array(a); a = canon(clang_getArrayElementType(a)))
             n *= clang_getArraySize(a) > 0 ? clang_getArraySize(a) : 1;
@@ -579,6 +588,7 @@ static void check_block_sizes(rewriter_t *w, CXCursor e)
         if (sscanf(clang_getCString(name), "__mupc_block_%u", &k) == 1 && prelex_layout(w->prelex, k)) {
             long long v = clang_getEnumConstantDeclValue(ks.v[i]);
             const layout_t *l = prelex_layout(w->prelex, k);
+            refuse_pts_sizes(w, ks.v[i], l->offset);
             if (v < 0 || (unsigned long long)v > UPC_MAX_BLOCK)
                 report(w, l->offset, "block size %s = %lld is outside 0..UPC_MAX_BLOCK_SIZE (%llu) "
                        "(UPC 1.3 §6.5.1.1)", l->block, v, UPC_MAX_BLOCK);

@@ -41,6 +41,10 @@ CXType element_type(CXType t);
 int is_shared(rewriter_t *w, CXType t);
 int is_pts(rewriter_t *w, CXType t);
 int contains_pts(rewriter_t *w, CXType t);
+/* rewrite_sizeof.c: report (at `at`) a sizeof of a structure holding a
+ * pointer-to-shared in c's dimensions or value, a constant clang
+ * evaluates with its own layout; 1 when it did */
+int refuse_pts_sizes(rewriter_t *w, CXCursor c, size_t at);
 layout_t *layout_of(rewriter_t *w, CXType t);
 CXType leaf_type(CXType t);
 int contains_vla(CXType t);

@@ -23,8 +23,8 @@ static char *total_elements(rewriter_t *w, CXCursor operand, CXType t)
 /* upc_localsizeof: an integer constant (UPC 1.3 §6.4.1.1), the most bytes
  * any thread holds, ceil(ceil(n / B) / THREADS) blocks.  With THREADS in a
  * dimension, n = c * THREADS and that is ceil(c / B) blocks whatever
- * THREADS is; otherwise in the dynamic environment the object is a scalar
- * (one block) or has an indefinite block size (all on one thread). */
+ * THREADS is; otherwise in the dynamic environment the bound is the size
+ * for THREADS = 1 (a scalar: one block; an indefinite block size: all). */
 static char *local_size(rewriter_t *w, CXCursor operand, CXType t, const char *block, const char *leaf)
 {
     int depth = 0, dim = root_threads_dim(w, operand, &depth), scaled = dim >= 0 && dim >= depth;
@@ -37,9 +37,11 @@ static char *local_size(rewriter_t *w, CXCursor operand, CXType t, const char *b
     else if (threads)
         s = xasprintf("((size_t)(((%s + %s - 1) / %s + %d - 1) / %d) * %s * sizeof(%s))", n, block, block,
                       threads, threads, block, leaf);
-    else if (strcmp(n, "1LL") != 0) /* a row of a larger array: THREADS decides, at run time */
-        s = xasprintf("((size_t)(((%s + %s - 1) / %s + mupc_threads - 1) / mupc_threads) * %s * sizeof(%s))",
-                      n, block, block, block, leaf);
+    else if (strcmp(n, "1LL") != 0) /* no THREADS in a dimension, THREADS dynamic: the size with
+                                      * THREADS = 1, the largest, so that the value is a constant as
+                                      * UPC wants (a block size may be written with it; Berkeley's
+                                      * bug2960) and an upper bound for every thread */
+        s = xasprintf("((size_t)((%s + %s - 1) / %s) * %s * sizeof(%s))", n, block, block, block, leaf);
     else
         s = xasprintf("((size_t)%s * sizeof(%s))", block, leaf);
     free(n);
@@ -72,6 +74,87 @@ static char *shared_sizeof(rewriter_t *w, CXCursor c, CXCursor operand, int kind
     free(total);
     free(block);
     return s;
+}
+
+/* ---- sizes clang evaluates itself ---- */
+
+typedef struct {
+    rewriter_t *w;
+    size_t at;  /* where to report */
+    int depth;  /* enumeration constants followed */
+    int found;
+} pts_size_scan_t;
+
+/* A record (or array of them) holding a pointer-to-shared, in a member or
+ * a member's member: clang lays it out with 8-byte pointers, the compiled
+ * program with 16. */
+static int pts_record(rewriter_t *w, CXType t);
+
+typedef struct {
+    rewriter_t *w;
+    int found;
+} fields_t;
+
+static enum CXVisitorResult pts_field(CXCursor field, CXClientData data)
+{
+    fields_t *f = data;
+    CXType t = clang_getCursorType(field);
+    f->found = contains_pts(f->w, t) || pts_record(f->w, t);
+    return f->found ? CXVisit_Break : CXVisit_Continue;
+}
+
+static int pts_record(rewriter_t *w, CXType t)
+{
+    t = canon(t);
+    while (is_array(t))
+        t = canon(clang_getArrayElementType(t));
+    if (t.kind != CXType_Record)
+        return 0;
+    fields_t f = {w, 0};
+    clang_Type_visitFields(t, pts_field, &f);
+    return f.found;
+}
+
+static enum CXChildVisitResult pts_size_visit(CXCursor c, CXCursor parent, CXClientData data)
+{
+    (void)parent;
+    pts_size_scan_t *scan = data;
+    if (scan->found)
+        return CXChildVisit_Break;
+    enum CXCursorKind k = clang_getCursorKind(c);
+    if (k == CXCursor_UnaryExpr) { /* an operand expression, or the TypeRef of a type name */
+        kids_t ks = children(c, 0);
+        for (int i = 0; i < ks.n && !scan->found; i++)
+            if (pts_record(scan->w, clang_getCursorType(ks.v[i]))) {
+                CXString t = clang_getTypeSpelling(clang_getCursorType(ks.v[i]));
+                report(scan->w, scan->at,
+                       "the size of '%s', which holds a pointer-to-shared, in a constant the translation "
+                       "evaluates itself (a shared array's dimension or a block size): clang's layout "
+                       "gives a pointer-to-shared 8 bytes there, the compiled program 16, so the object "
+                       "would have two sizes; write the dimension without it (a number, or a multiple "
+                       "of sizeof(shared void *) per pointer), or allocate the array at run time",
+                       clang_getCString(t));
+                clang_disposeString(t);
+                scan->found = 1;
+            }
+        free(ks.v);
+    } else if (k == CXCursor_DeclRefExpr && scan->depth < 8) { /* enum { N = sizeof(struct s) } */
+        CXCursor d = clang_getCursorReferenced(c);
+        if (clang_getCursorKind(d) == CXCursor_EnumConstantDecl) {
+            scan->depth++;
+            clang_visitChildren(d, pts_size_visit, scan);
+            scan->depth--;
+        }
+    }
+    return CXChildVisit_Recurse;
+}
+
+int refuse_pts_sizes(rewriter_t *w, CXCursor c, size_t at)
+{
+    pts_size_scan_t scan = {w, at, 0, 0};
+    if (pts_size_visit(c, c, &scan) == CXChildVisit_Recurse)
+        clang_visitChildren(c, pts_size_visit, &scan);
+    return scan.found;
 }
 
 /* ---- type names as operands of sizeof and _Alignof ---- */
@@ -270,6 +353,16 @@ static char *type_name_size(rewriter_t *w, CXCursor c, CXCursor operand, const c
                       "in the dynamic THREADS environment; apply it to an object of the type, or "
                       "compile with -T N");
         return xstrdup("0");
+    }
+    layout_t *l = kind ? layout_of(w, t) : NULL;
+    int threads = w->prelex->static_threads;
+    if (l && l->kind == BLOCK_STAR && !*l->block && threads && is_array(t)) {
+        /* `shared [*] int [78]` with -T N: the block size an array declared
+         * with the type gets, ceil(78 / N) (UPC 1.3 §6.5.1.1) */
+        char *n = leaf_count(t, 0);
+        free(l->block);
+        l->block = xasprintf("((%s + %d - 1) / %d)", n, threads, threads);
+        free(n);
     }
     if (kind)
         return shared_sizeof(w, c, operand, kind);

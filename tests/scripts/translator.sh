@@ -619,6 +619,12 @@ expect_output "and runs at 2 threads" "^Success: cyclic_array$"
 run 3 60 "$tmp/cyclic2"
 expect_failure "a -T 2 program started with 3 threads fails"
 expect_output "saying what to run" "cyclic_array\\.upc was compiled for THREADS = 2 \\(mupcc -T 2\\) but the job has 3 threads: run it with mupcrun -n 2"
+# ... and a `shared [*]` type name takes the block size its array would
+"$mupcc" -T 2 -o "$tmp/localsizeof2" "$dir/localsizeof_constant.upc" > "$out" 2>&1
+rc=$?
+expect_status "localsizeof_constant.upc compiles with -T 2" 0
+run 2 60 "$tmp/localsizeof2"
+expect_output "and runs at 2 threads" "^Success: localsizeof_constant$"
 # mupcc --profile: the compiler's GASP events (FORALL, C_FUNC, C_MALLOC,
 # C_REALLOC, C_FREE), at the user's lines
 cat > "$tmp/events.upc" <<'UPC'
