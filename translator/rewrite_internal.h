@@ -70,7 +70,17 @@ void check_member_address(rewriter_t *w, CXType to, CXCursor from);
 int threads_rows(rewriter_t *w, CXCursor p);
 char *ptr_add_in(rewriter_t *w, CXType ptype, const char *p, const char *n, int negate,
                  size_t offset, int threads_scaled, int in_struct);
+/* ptr_add_in outside a structure */
+char *ptr_add(rewriter_t *w, CXType ptype, const char *p, const char *n, int negate, size_t offset,
+              int threads_scaled);
 char *addr(rewriter_t *w, CXCursor c);
+/* p[X * THREADS + MYTHREAD] through a view of this thread's part declared
+ * before a loop: the view's number, *x and *p the texts of X and p; else -1 */
+int own_view_of(rewriter_t *w, CXCursor c, char **x, char **p);
+/* the pointer-to-shared text of p[X * THREADS + MYTHREAD], X in __mupc_xM */
+char *own_view_pointer(rewriter_t *w, const char *p, int m, CXType t);
+
+/* rewrite_access.c */
 char *read_shared(rewriter_t *w, CXCursor c);
 char *write_at(rewriter_t *w, CXType t, const char *a, const char *value, size_t at);
 char *write_own_view(rewriter_t *w, CXCursor l, CXCursor r);
