@@ -456,7 +456,7 @@ int forall_owned_iterations(rewriter_t *w, CXCursor c, kids_t ks, CXCursor body,
     kids_t bk = children(body, 0);
     CXCursor s = bk.v[bk.n - 1];
     free(bk.v);
-    if (!canonical(w, ks, call, s, &l)) {
+    if (!canonical(w, c, ks, call, s, &l)) {
         free(l.block);
         return 0;
     }

@@ -53,8 +53,8 @@ const char *type_max(CXType t);
 int shared_vector(rewriter_t *w, CXCursor d);
 /* Whether d is a local pointer-to-shared variable the body leaves alone. */
 int unchanged_pointer(rewriter_t *w, CXCursor d, CXCursor body);
-/* Whether the upc_forall (ks its header's parts, call the statement) is
- * canonical; *l gets what its header says. */
-int canonical(rewriter_t *w, kids_t ks, CXCursor call, CXCursor body, canonical_t *l);
+/* Whether upc_forall loop (ks its header's parts, call the affinity's
+ * marker, body its statement) is canonical; *l gets what its header says. */
+int canonical(rewriter_t *w, CXCursor loop, kids_t ks, CXCursor call, CXCursor body, canonical_t *l);
 
 #endif

@@ -182,86 +182,6 @@ static int canonical_inc(rewriter_t *w, CXCursor inc, const canonical_t *l)
     return ok;
 }
 
-/* Whether expression e has the same value at every iteration of a loop
- * with this body: constants, THREADS, MYTHREAD and variables the body does
- * not change (a global one only when the body calls nothing), with no side
- * effects. */
-typedef struct invariant {
-    CXCursor body;
-    int ok;
-} invariant_t;
-
-static int thread_name(CXCursor d)
-{
-    CXString s = clang_getCursorSpelling(d);
-    const char *n = clang_getCString(s);
-    int is = !strcmp(n, "mupc_threads") || !strcmp(n, "mupc_mythread");
-    clang_disposeString(s);
-    return is;
-}
-
-static int invariant_variable(rewriter_t *w, CXCursor d, CXCursor body)
-{
-    enum CXCursorKind k = clang_getCursorKind(d);
-    if (k == CXCursor_EnumConstantDecl || thread_name(d))
-        return 1;
-    if (k != CXCursor_VarDecl && k != CXCursor_ParmDecl)
-        return 0;
-    CXType t = clang_getCursorType(d);
-    if (clang_isVolatileQualifiedType(t) || is_shared(w, t))
-        return 0;
-    scan_t s = scan(w, body, d);
-    return !modified_in(w, body, d) && (local_variable(d) || (!s.calls && !s.stores));
-}
-
-typedef struct inv_walk {
-    rewriter_t *w;
-    CXCursor body;
-    int ok;
-} inv_walk_t;
-
-static enum CXChildVisitResult invariant_visit(CXCursor c, CXCursor parent, CXClientData data)
-{
-    (void)parent;
-    inv_walk_t *v = data;
-    switch (clang_getCursorKind(c)) {
-    case CXCursor_IntegerLiteral:
-    case CXCursor_CharacterLiteral:
-    case CXCursor_ParenExpr:
-    case CXCursor_UnexposedExpr:
-    case CXCursor_CStyleCastExpr:
-    case CXCursor_ConditionalOperator:
-    case CXCursor_TypeRef:
-        return CXChildVisit_Recurse;
-    case CXCursor_UnaryExpr: /* sizeof */
-        return CXChildVisit_Continue;
-    case CXCursor_BinaryOperator:
-        if (clang_getCursorBinaryOperatorKind(c) == CXBinaryOperator_Assign)
-            v->ok = 0;
-        return CXChildVisit_Recurse;
-    case CXCursor_UnaryOperator:
-        if (writes_operand(c) || clang_getCursorUnaryOperatorKind(c) == CXUnaryOperator_Deref)
-            v->ok = 0;
-        return CXChildVisit_Recurse;
-    case CXCursor_DeclRefExpr:
-        if (!invariant_variable(v->w, clang_getCursorReferenced(c), v->body))
-            v->ok = 0;
-        return CXChildVisit_Continue;
-    default:
-        v->ok = 0;
-        return CXChildVisit_Break;
-    }
-}
-
-static int invariant(rewriter_t *w, CXCursor e, CXCursor body)
-{
-    inv_walk_t v = {w, body, 1};
-    enum CXChildVisitResult r = invariant_visit(e, clang_getNullCursor(), &v);
-    if (v.ok && r == CXChildVisit_Recurse)
-        clang_visitChildren(e, invariant_visit, &v);
-    return v.ok;
-}
-
 /* A one-dimensional shared array variable (file scope or block-scope static). */
 int shared_vector(rewriter_t *w, CXCursor d)
 {
@@ -331,7 +251,17 @@ static int canonical_affinity(rewriter_t *w, CXCursor aff, CXCursor body, canoni
 }
 
 /* Whether for statement c (children ks) with forall marker call is canonical. */
-int canonical(rewriter_t *w, kids_t ks, CXCursor call, CXCursor body, canonical_t *l)
+/* Whether hi has the same value at every iteration: the rewriter's one
+ * loop-invariance analysis, rewrite_hoist.c's, over the whole loop. */
+static int invariant_bound(rewriter_t *w, CXCursor loop, CXCursor hi)
+{
+    loop_scan_t *scan = loop_scan_new(w, loop);
+    int ok = loop_scan_invariant(scan, hi);
+    loop_scan_free(scan);
+    return ok;
+}
+
+int canonical(rewriter_t *w, CXCursor loop, kids_t ks, CXCursor call, CXCursor body, canonical_t *l)
 {
     memset(l, 0, sizeof *l);
     kids_t args = children(call, 1);
@@ -341,7 +271,7 @@ int canonical(rewriter_t *w, kids_t ks, CXCursor call, CXCursor body, canonical_
         return 0;
     l->itype = clang_getCursorType(l->index);
     return integer_index_type(l->itype) && canonical_cond(ks.v[1], l) && canonical_inc(w, ks.v[2], l) &&
-           !modified_in(w, body, l->index) && invariant(w, l->hi, body) && canonical_affinity(w, aff, body, l);
+           !modified_in(w, body, l->index) && invariant_bound(w, loop, l->hi) && canonical_affinity(w, aff, body, l);
 }
 
 /* For statement children ks (rewrite_version.c): a counted loop (the

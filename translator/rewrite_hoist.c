@@ -481,6 +481,7 @@ static int invariant(loop_scan_t *l, CXCursor c)
     case CXCursor_MemberRefExpr:
     case CXCursor_ArraySubscriptExpr:
     case CXCursor_CStyleCastExpr:
+    case CXCursor_ConditionalOperator: /* of invariant operands (a upc_forall's bound) */
         break;
     default:
         return 0;
