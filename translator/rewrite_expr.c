@@ -499,57 +499,6 @@ static char *c_allocation(rewriter_t *w, CXCursor c)
     return sb_take(&out);
 }
 
-/* A null pointer constant given to a UPC library function for a
- * pointer-to-shared parameter (upc_free(NULL), upc_threadof(NULL)): the
- * prelude declares those functions without prototypes, so nothing
- * converted it; it becomes the null pointer-to-shared.  NULL otherwise. */
-static char *library_null_arguments(rewriter_t *w, CXCursor c)
-{
-    static const struct { const char *name; unsigned shared_args; } fns[] = {
-        {"upc_threadof", 1}, {"upc_phaseof", 1}, {"upc_addrfield", 1}, {"upc_resetphase", 1},
-        {"upc_free", 1}, {"upc_all_free", 1}, {"upc_lock_free", 1}, {"upc_all_lock_free", 1},
-        {"upc_lock", 1}, {"upc_lock_attempt", 1}, {"upc_unlock", 1}, {"upc_memcpy", 3},
-        {"upc_memget", 2}, {"upc_memput", 1}, {"upc_memset", 1}, {"upc_all_atomicdomain_free", 1},
-        {"upc_atomic_relaxed", 1 | 8}, {"upc_atomic_strict", 1 | 8}, /* the domain and the target */
-        {"upc_castable", 1}, {"upc_cast", 1},
-        /* <upc_io.h>: the shared buffer is the second argument */
-        {"upc_all_fread_shared", 2}, {"upc_all_fwrite_shared", 2}, {"upc_all_fread_shared_async", 2},
-        {"upc_all_fwrite_shared_async", 2},
-        /* <bupc_extensions.h> */
-        {"bupc_castable", 1}, {"bupc_cast", 1}, {"bupc_dump_shared", 1}, {"bupc_ptradd", 1},
-        {"bupc_memcpy_async", 3}, {"bupc_memget_async", 2}, {"bupc_memput_async", 1},
-        {"bupc_memset_async", 1}, {"bupc_memcpy_asynci", 3}, {"bupc_memget_asynci", 2},
-        {"bupc_memput_asynci", 1}, {"bupc_memset_asynci", 1}, {NULL, 0}};
-    CXCursor callee = clang_getCursorReferenced(c);
-    if (clang_getCursorKind(callee) != CXCursor_FunctionDecl || translated(w, callee))
-        return NULL; /* only the prelude's declarations */
-    CXString name = clang_getCursorSpelling(callee);
-    unsigned mask = 0;
-    for (int i = 0; fns[i].name; i++)
-        if (!strcmp(clang_getCString(name), fns[i].name))
-            mask = fns[i].shared_args;
-    int n = clang_Cursor_getNumArguments(c), any = 0;
-    for (int i = 0; i < n && i < 8; i++)
-        any |= (mask >> i & 1) && is_null_constant(w, clang_Cursor_getArgument(c, (unsigned)i));
-    if (!any) {
-        clang_disposeString(name);
-        return NULL;
-    }
-    strbuf_t out;
-    sb_init(&out);
-    sb_printf(&out, "%s(", clang_getCString(name));
-    for (int i = 0; i < n; i++) {
-        CXCursor a = clang_Cursor_getArgument(c, (unsigned)i);
-        char *g = (mask >> i & 1) && is_null_constant(w, a) ? xstrdup("MUPC_NULL_PTR") : gen(w, a);
-        sb_printf(&out, "%s%s", i ? ", " : "", g);
-        free(g);
-    }
-    sb_puts(&out, ")");
-    clang_disposeString(name);
-    return sb_take(&out);
-}
-
-
 /* A GNU statement expression ({ ... }) (glibc's assert is one): its
  * statements are rewritten like a function body's, into their own edits,
  * applied to its text.  An edit outside it (a static shared object's
@@ -621,9 +570,6 @@ static char *gen_expression(rewriter_t *w, CXCursor c)
     case CXCursor_UnaryExpr:
         return size_of(w, c);
     case CXCursor_CallExpr: {
-        char *s = library_null_arguments(w, c);
-        if (s)
-            return s;
         if (w->gasp)
             return c_allocation(w, c);
         break;

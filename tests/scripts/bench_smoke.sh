@@ -4,7 +4,7 @@
 # produces every figure bench/RESULTS.md lists, each a number, and the
 # tables bench/results-md makes of them.
 . "$top_srcdir/tests/scripts/lib.sh"
-MPIRUN=$MPIRUN BENCH_BUILDDIR=$top_builddir timeout -k 5 240 \
+MPIRUN=$MPIRUN MPICC=${MPICC:-mpicc} BENCH_BUILDDIR=$top_builddir timeout -k 5 240 \
     bash "$top_srcdir/bench/run-bench" --quick > "$out" 2>&1
 rc=$?
 expect_status "run-bench --quick" 0
@@ -27,7 +27,7 @@ for name in mpi.pingpong.rtt_us mpi.pingpong.bw_mbs mpi.rma_get_us mpi.barrier.u
             mupc.coll_wait_wake_us mupc.futex_wake_us mupc.futex_barrier_4t_loaded_us \
             mupc.xlate.dir_local_get_ns \
             mupc.xlate.dir_stencil_ns mupc.xlate.privatized_stencil_ns \
-            mupc.startup_16t_s mpi.startup_16t_s; do
+            mupc.startup_16t_s mpi.startup_16t_s mupc.xlate.translate_ms cc.translated_ms; do
     expect_output "prints $name" "^$name -?[0-9]+\\.[0-9]+$"
 done
 for name in mpi.bcast_8b_us mpi.allreduce_d_us mpi.alltoall_64k_mbs mupc.local.get_ns \
@@ -55,6 +55,7 @@ expect_output "prints the cache marks" "^mark vector_cached_vs_get "
 expect_output "prints the GASP marks" "^mark gasp_overhead_count_pct "
 expect_output "prints the translated-code mark" "^mark xlate_local_vs_private "
 expect_output "prints the translated-kernel mark" "^mark xlate_matmul_vs_hand "
+expect_output "prints the translation-time mark" "^mark xlate_translate_vs_cc "
 expect_output "prints the wake-up marks" "^mark barrier_wait_wake_vs_mpi "
 expect_output "and the loaded barrier's" "^mark shm_barrier_4t_loaded_us "
 expect_output "and against the bare futex barrier's" "^mark shm_barrier_4t_loaded_vs_futex "

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /* <bupc_extensions.h> at translation time (see mupc_xlate.h): the Berkeley
  * UPC extensions libmupc provides, declared so that clang can type a
- * program; those that take a pointer-to-shared have no prototype, so
- * that any pointer-to-shared passes.  The output includes the runtime's
+ * program (a pointer-to-shared parameter is shared void *, see
+ * mupc_xlate.h).  The output includes the runtime's
  * real <bupc_extensions.h> where the program includes this one (main.c),
  * and that gives the true definitions. */
 #include "mupc_xlate.h"
@@ -32,42 +32,43 @@ char *bupc_getenv(const char *name);
 
 __MUPC_SHARED void *bupc_local_to_shared(void *ptr, int thread, int phase);
 __MUPC_SHARED void *bupc_inverse_cast(const void *ptr);
-__MUPC_SHARED void *bupc_ptradd();
-void *bupc_cast();
-int bupc_castable();
+__MUPC_SHARED void *bupc_ptradd(__MUPC_SHARED void *p, size_t blockelems, size_t elemsz,
+                                 ptrdiff_t elemincr);
+void *bupc_cast(__MUPC_SHARED const void *p);
+int bupc_castable(__MUPC_SHARED const void *p);
 int bupc_thread_castable(unsigned int thread);
 #define BUPC_DUMP_MIN_LENGTH 100
-int bupc_dump_shared();
+int bupc_dump_shared(__MUPC_SHARED const void *p, char *buf, int maxlen);
 
 typedef struct mupc_bupc_handle *bupc_handle_t;
 #define BUPC_COMPLETE_HANDLE ((bupc_handle_t)0)
-bupc_handle_t bupc_memcpy_async();
-bupc_handle_t bupc_memget_async();
-bupc_handle_t bupc_memput_async();
-bupc_handle_t bupc_memset_async();
+bupc_handle_t bupc_memcpy_async(__MUPC_SHARED void *dst, __MUPC_SHARED const void *src, size_t n);
+bupc_handle_t bupc_memget_async(void *dst, __MUPC_SHARED const void *src, size_t n);
+bupc_handle_t bupc_memput_async(__MUPC_SHARED void *dst, const void *src, size_t n);
+bupc_handle_t bupc_memset_async(__MUPC_SHARED void *dst, int c, size_t n);
 void bupc_waitsync(bupc_handle_t h);
 int bupc_trysync(bupc_handle_t h);
 void bupc_waitsync_all(bupc_handle_t *ph, size_t n);
 int bupc_trysync_all(bupc_handle_t *ph, size_t n);
 void bupc_waitsync_some(bupc_handle_t *ph, size_t n);
 int bupc_trysync_some(bupc_handle_t *ph, size_t n);
-void bupc_memcpy_asynci();
-void bupc_memget_asynci();
-void bupc_memput_asynci();
-void bupc_memset_asynci();
+void bupc_memcpy_asynci(__MUPC_SHARED void *dst, __MUPC_SHARED const void *src, size_t n);
+void bupc_memget_asynci(void *dst, __MUPC_SHARED const void *src, size_t n);
+void bupc_memput_asynci(__MUPC_SHARED void *dst, const void *src, size_t n);
+void bupc_memset_asynci(__MUPC_SHARED void *dst, int c, size_t n);
 void bupc_waitsynci(void);
 int bupc_trysynci(void);
 
 #define __MUPC_BUPC_ATOMIC2(T, C, S)                                                       \
-    T bupc_atomic##C##_read_##S();                                                         \
-    void bupc_atomic##C##_set_##S();                                                       \
-    T bupc_atomic##C##_swap_##S();                                                         \
-    T bupc_atomic##C##_cswap_##S();                                                        \
-    T bupc_atomic##C##_fetchadd_##S();                                                     \
-    T bupc_atomic##C##_fetchand_##S();                                                     \
-    T bupc_atomic##C##_fetchor_##S();                                                      \
-    T bupc_atomic##C##_fetchxor_##S();                                                     \
-    T bupc_atomic##C##_fetchnot_##S();
+    T bupc_atomic##C##_read_##S(__MUPC_SHARED void *ptr);                                 \
+    void bupc_atomic##C##_set_##S(__MUPC_SHARED void *ptr, T val);                         \
+    T bupc_atomic##C##_swap_##S(__MUPC_SHARED void *ptr, T val);                           \
+    T bupc_atomic##C##_cswap_##S(__MUPC_SHARED void *ptr, T oldval, T newval);             \
+    T bupc_atomic##C##_fetchadd_##S(__MUPC_SHARED void *ptr, T op);                        \
+    T bupc_atomic##C##_fetchand_##S(__MUPC_SHARED void *ptr, T op);                        \
+    T bupc_atomic##C##_fetchor_##S(__MUPC_SHARED void *ptr, T op);                         \
+    T bupc_atomic##C##_fetchxor_##S(__MUPC_SHARED void *ptr, T op);                        \
+    T bupc_atomic##C##_fetchnot_##S(__MUPC_SHARED void *ptr);
 #define __MUPC_BUPC_ATOMIC(T, C) __MUPC_BUPC_ATOMIC2(T, C, relaxed) __MUPC_BUPC_ATOMIC2(T, C, strict)
 __MUPC_BUPC_ATOMIC(int, I)
 __MUPC_BUPC_ATOMIC(unsigned int, UI)

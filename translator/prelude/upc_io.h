@@ -2,8 +2,8 @@
 /* <upc_io.h> at translation time: see mupc_xlate.h.  Enough for clang to
  * type a program that uses UPC-IO (UPC Optional Library Specifications
  * 1.3 §7.8); the output includes the runtime's real <upc_io.h>, whose
- * constants these must equal (include/upc_io.h).  The functions that
- * take pointers-to-shared are declared without prototypes. */
+ * constants these must equal (include/upc_io.h).  A pointer-to-shared
+ * parameter is shared void * (see mupc_xlate.h). */
 #ifndef MUPC_XLATE_UPC_IO_H
 #define MUPC_XLATE_UPC_IO_H
 
@@ -70,8 +70,10 @@ upc_off_t upc_all_fread_local(upc_file_t *fd, void *buffer, size_t size, size_t 
                               upc_flag_t flags);
 upc_off_t upc_all_fwrite_local(upc_file_t *fd, const void *buffer, size_t size, size_t nmemb,
                                upc_flag_t flags);
-upc_off_t upc_all_fread_shared();
-upc_off_t upc_all_fwrite_shared();
+upc_off_t upc_all_fread_shared(upc_file_t *fd, __MUPC_SHARED void *buffer, size_t blocksize,
+                               size_t size, size_t nmemb, upc_flag_t flags);
+upc_off_t upc_all_fwrite_shared(upc_file_t *fd, __MUPC_SHARED const void *buffer, size_t blocksize,
+                               size_t size, size_t nmemb, upc_flag_t flags);
 upc_off_t upc_all_fread_list_local(upc_file_t *fd, size_t memvec_entries,
                                    const struct upc_local_memvec *memvec,
                                    size_t filevec_entries, const struct upc_filevec *filevec,
@@ -80,14 +82,20 @@ upc_off_t upc_all_fwrite_list_local(upc_file_t *fd, size_t memvec_entries,
                                     const struct upc_local_memvec *memvec,
                                     size_t filevec_entries, const struct upc_filevec *filevec,
                                     upc_flag_t flags);
-upc_off_t upc_all_fread_list_shared();
-upc_off_t upc_all_fwrite_list_shared();
+upc_off_t upc_all_fread_list_shared(upc_file_t *fd, size_t memvec_entries,
+                               const struct upc_shared_memvec *memvec, size_t filevec_entries,
+                               const struct upc_filevec *filevec, upc_flag_t flags);
+upc_off_t upc_all_fwrite_list_shared(upc_file_t *fd, size_t memvec_entries,
+                               const struct upc_shared_memvec *memvec, size_t filevec_entries,
+                               const struct upc_filevec *filevec, upc_flag_t flags);
 void upc_all_fread_local_async(upc_file_t *fd, void *buffer, size_t size, size_t nmemb,
                                upc_flag_t flags);
 void upc_all_fwrite_local_async(upc_file_t *fd, const void *buffer, size_t size, size_t nmemb,
                                 upc_flag_t flags);
-void upc_all_fread_shared_async();
-void upc_all_fwrite_shared_async();
+void upc_all_fread_shared_async(upc_file_t *fd, __MUPC_SHARED void *buffer, size_t blocksize,
+                               size_t size, size_t nmemb, upc_flag_t flags);
+void upc_all_fwrite_shared_async(upc_file_t *fd, __MUPC_SHARED const void *buffer, size_t blocksize,
+                               size_t size, size_t nmemb, upc_flag_t flags);
 void upc_all_fread_list_local_async(upc_file_t *fd, size_t memvec_entries,
                                     const struct upc_local_memvec *memvec,
                                     size_t filevec_entries, const struct upc_filevec *filevec,
@@ -96,8 +104,12 @@ void upc_all_fwrite_list_local_async(upc_file_t *fd, size_t memvec_entries,
                                      const struct upc_local_memvec *memvec,
                                      size_t filevec_entries, const struct upc_filevec *filevec,
                                      upc_flag_t flags);
-void upc_all_fread_list_shared_async();
-void upc_all_fwrite_list_shared_async();
+void upc_all_fread_list_shared_async(upc_file_t *fd, size_t memvec_entries,
+                               const struct upc_shared_memvec *memvec, size_t filevec_entries,
+                               const struct upc_filevec *filevec, upc_flag_t flags);
+void upc_all_fwrite_list_shared_async(upc_file_t *fd, size_t memvec_entries,
+                               const struct upc_shared_memvec *memvec, size_t filevec_entries,
+                               const struct upc_filevec *filevec, upc_flag_t flags);
 upc_off_t upc_all_fwait_async(upc_file_t *fd);
 upc_off_t upc_all_ftest_async(upc_file_t *fd, int *flag);
 
