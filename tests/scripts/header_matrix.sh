@@ -19,15 +19,19 @@ require_translator
 # an OpenMP team of 2 beside each rank (the machine may have 2 cores)
 OMP_NUM_THREADS=2; export OMP_NUM_THREADS
 
+# every program built first, a build per core, then each run in turn
+for h in $(bash "$gen" list); do
+    bash "$gen" "$h" > "$tmp/$h.upc"
+    # the header's flags after the source: -lquadmath is for the link
+    echo "$h $mupcc -O1 -o $tmp/$h.bin $tmp/$h.upc $(bash "$gen" flags "$h")" >> "$tmp/builds"
+done
+build_all "$tmp" "$tmp/builds"
 k=0
 for h in $(bash "$gen" list); do
-    bash "$gen" "$h" > "$tmp/m.upc"
-    # the header's flags after the source: -lquadmath is for the link
-    "$mupcc" -O1 -o "$tmp/m" "$tmp/m.upc" $(bash "$gen" flags "$h") > "$out" 2>&1
-    rc=$?
+    built "$tmp" "$h"
     if [ "$rc" -ne 0 ]; then fail "<$h>: the program builds"; continue; fi
     for n in 2 $((k % 3 == 0 ? 1 : k % 3 + 2)); do
-        run "$n" 60 "$tmp/m"
+        run "$n" 60 "$tmp/$h.bin"
         expect_status "<$h> at $n threads: exits 0" 0
         expect_output "<$h> at $n threads: the value C defines in every place" "^ok thread 0: file function shared forall"
     done

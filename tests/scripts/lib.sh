@@ -18,6 +18,23 @@ require_translator() {
     fi
 }
 
+# build_all DIR LIST: the builds LIST names, one a line (a NAME, then the
+# command and its arguments, none holding a blank), one per core at a
+# time: compiling is most of some scripts' time, while the programs they
+# build then run one at a time.  NAME's output goes to DIR/NAME.log and
+# its exit status to DIR/NAME.rc.
+build_all() {
+    # (xargs -L continues a line that ends in a blank: none may)
+    sed 's/[[:blank:]]*$//' "$2" | xargs -P "$(nproc)" -L 1 sh -c 'dir=$1 name=$2; shift 2
+        "$@" > "$dir/$name.log" 2>&1; echo $? > "$dir/$name.rc"' sh "$1"
+}
+
+# built DIR NAME: the result of NAME's build_all build -> sets $rc, output in $out
+built() {
+    rc=$(cat "$1/$2.rc" 2>/dev/null || echo 127)
+    cat "$1/$2.log" > "$out" 2>/dev/null
+}
+
 # run N SECONDS PROGRAM ARGS... -> sets $rc, output in $out
 run() {
     n=$1 limit=$2

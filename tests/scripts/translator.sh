@@ -21,10 +21,15 @@ build() {
 }
 require_translator
 
+# every program built first, a build per core, then each run in turn
 for src in "$dir"/*.upc; do
     name=$(basename "$src" .upc)
-    "$mupcc" -O2 -Wall -o "$tmp/$name" "$src" > "$out" 2>&1
-    rc=$?
+    echo "$name $mupcc -O2 -Wall -o $tmp/$name $src" >> "$tmp/builds"
+done
+build_all "$tmp" "$tmp/builds"
+for src in "$dir"/*.upc; do
+    name=$(basename "$src" .upc)
+    built "$tmp" "$name"
     if [ "$rc" -ne 0 ]; then fail "$name.upc compiles"; continue; fi
     expect_success_at_threads "$name" "$tmp/$name"
 done
@@ -40,12 +45,16 @@ for mode in MUPC_SIMULATE_NODES=2 MUPC_CHECKS=bounds; do
     done
 done
 
+mkdir "$tmp/errors"
+for src in "$dir"/errors/*.upc; do
+    echo "$(basename "$src") $mupcc -c -o $tmp/errors/$(basename "$src" .upc).o $src" >> "$tmp/errors/builds"
+done
+build_all "$tmp/errors" "$tmp/errors/builds"
 for src in "$dir"/errors/*.upc; do
     name=$(basename "$src")
     line=$(grep -n '/\* ERROR:' "$src" | head -n 1 | cut -d: -f1)
     words=$(sed -n 's|.*/\* ERROR: \(.*\) \*/.*|\1|p' "$src" | head -n 1)
-    "$mupcc" -c -o "$tmp/x.o" "$src" > "$out" 2>&1
-    rc=$?
+    built "$tmp/errors" "$name"
     expect_failure "$name is refused"
     expect_output "$name: the error names $name:$line" "$name:$line:[0-9]+: error: "
     for word in $words; do
