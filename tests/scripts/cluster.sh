@@ -98,6 +98,36 @@ for how in "--set shm=off" "--conf $tmp/shm-off.conf"; do
     expect_output "mupcrun $how reaches the second host" "^mupc: node 1: threads 2,3 \(messages\)$"
 done
 
+# OpenMP's settings, too: each UPC thread's team on both hosts has the
+# size OMP_NUM_THREADS gave mupcrun (examples/hybrid is built -fopenmp)
+cat > "$tmp/team.upc" <<'UPC'
+#include <upc.h>
+#include <omp.h>
+#include <stdio.h>
+#include <unistd.h>
+int main(void)
+{
+    char host[64] = "?";
+    int n = 0;
+    gethostname(host, sizeof host);
+#pragma omp parallel reduction(+:n)
+    n += 1;
+    printf("thread %d on %s: team of %d\n", MYTHREAD, host, n);
+    return 0;
+}
+UPC
+"$top_builddir/tools/mupcc" -fopenmp -o "$tmp/team" "$tmp/team.upc" > "$out" 2>&1
+rc=$?
+expect_status "a hybrid UPC + OpenMP program builds" 0
+OMP_NUM_THREADS=3 MUPCRUN_MPIRUN=$MPIRUN timeout -k 5 60 "$top_builddir/tools/mupcrun" -n 4 \
+    "$tmp/team" > "$out" 2>&1
+rc=$?
+expect_status "OMP_NUM_THREADS=3 mupcrun -n 4 across 2 hosts" 0
+for t in 0 1 2 3; do
+    expect_output "OMP_NUM_THREADS=3 reaches thread $t" "^thread $t on node[12]: team of 3$"
+done
+expect_output "and the second host's threads" "^thread [23] on node2: team of 3$"
+
 # Every way of ending a job, across hosts: exits.sh on three hosts with
 # one slot each (its 4-thread runs put two ranks on node1)
 on_layout 3x1
