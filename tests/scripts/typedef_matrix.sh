@@ -14,10 +14,15 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp" "$out"' EXIT
 require_translator
 
-for kind in int double ptr pts pts2pts struct_pts array s_int s_blk5 s_pts s_strict s_indef s_array; do
+kinds="int double ptr pts pts2pts struct_pts array s_int s_blk5 s_pts s_strict s_indef s_array"
+# every program built first, a build per core, then each run in turn
+for kind in $kinds; do
     sh "$gen" "$kind" > "$tmp/$kind.upc"
-    "$mupcc" -O1 -o "$tmp/$kind" "$tmp/$kind.upc" > "$out" 2>&1
-    rc=$?
+    echo "$kind $mupcc -O1 -o $tmp/$kind $tmp/$kind.upc" >> "$tmp/builds"
+done
+build_all "$tmp" "$tmp/builds"
+for kind in $kinds; do
+    built "$tmp" "$kind"
     if [ "$rc" -ne 0 ]; then fail "typedef kind $kind compiles"; continue; fi
     expect_success_at_threads "typedef_matrix_$kind" "$tmp/$kind"
 done
