@@ -28,7 +28,14 @@
  * headers' own helpers, used inside other macros and in #if (where a
  * marker is not an expression), and are left as they are; so are
  * object-like macros, whose expansions are the constants, keywords and
- * types of the platform's ABI that both compilers share. */
+ * types of the platform's ABI that both compilers share.  An object-like
+ * alias of a function (`#define atomic_fetch_add_explicit
+ * __c11_atomic_fetch_add`) is marked like a function-like macro, but not
+ * an alias of another macro (`#define LONG_MAX __LONG_MAX__`, `#define
+ * ATOMIC_INT_LOCK_FREE __CLANG_ATOMIC_INT_LOCK_FREE`): that one is a
+ * constant, which programs test in #if.  What is a macro: any name the
+ * headers define, and clang's predefined macros (the optional third
+ * argument, the output of `clang -dM -E`). */
 #define _GNU_SOURCE
 #include <ctype.h>
 #include <dirent.h>
@@ -51,6 +58,11 @@ typedef struct macro {
 
 static macro_t *macros;
 static size_t nmacros;
+
+/* Every name the headers #define, and clang's predefined macros: sorted
+ * once read, for defined_name(). */
+static char **defined;
+static size_t ndefined;
 
 static void die(const char *what, const char *path)
 {
@@ -335,7 +347,30 @@ static unsigned unsafe_of(const macro_t *m)
     return k ? k->unsafe : ~0u;
 }
 
-static int markable(const macro_t *m) { return strncmp(m->name, "__", 2) != 0; }
+static int compare_names(const void *a, const void *b)
+{
+    return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* Whether name is a macro: defined by the headers or by clang, or named
+ * as predefined macros are (`__X__`, `__CLANG_X`, `__GCC_X`: clang
+ * predefines some, such as __FLT_EVAL_METHOD__, without listing them in
+ * clang -dM -E, and some only for C++). */
+static int defined_name(const char *name)
+{
+    size_t n = strlen(name);
+    if ((n > 4 && !strncmp(name, "__", 2) && !strcmp(name + n - 2, "__")) ||
+        !strncmp(name, "__CLANG_", 8) || !strncmp(name, "__GCC_", 6))
+        return 1;
+    return bsearch(&name, defined, ndefined, sizeof *defined, compare_names) != NULL;
+}
+
+/* Whether m is marked: not one of the headers' `__` helpers, and not an
+ * alias of another macro (see the top of this file). */
+static int markable(const macro_t *m)
+{
+    return strncmp(m->name, "__", 2) != 0 && (m->nparams >= 0 || !defined_name(m->body));
+}
 
 /* ---- the files ---- */
 
@@ -370,6 +405,29 @@ static void write_marked(FILE *f, const macro_t *m, int lines)
         fputc('\n', f);
 }
 
+/* Add the name a `#define NAME ...` line defines (any kind) to defined. */
+static void note_defined(const char *line)
+{
+    const char *c = line;
+    while (isspace((unsigned char)*c))
+        c++;
+    if (*c++ != '#')
+        return;
+    while (isspace((unsigned char)*c))
+        c++;
+    if (strncmp(c, "define", 6) || !isspace((unsigned char)c[6]))
+        return;
+    for (c += 6; isspace((unsigned char)*c); c++)
+        ;
+    const char *name = c;
+    while (is_id((unsigned char)*c))
+        c++;
+    if (c == name)
+        return;
+    defined = xrealloc(defined, (ndefined + 1) * sizeof *defined);
+    defined[ndefined++] = strndup(name, (size_t)(c - name));
+}
+
 /* Call fn on each definition of text; with out, write the marked text. */
 static int each_definition(const char *text, FILE *out, int collect)
 {
@@ -380,6 +438,8 @@ static int each_definition(const char *text, FILE *out, int collect)
         char *line = logical_line(text, &p, &lines);
         macro_t m;
         int def = parse_definition(line, &m);
+        if (collect)
+            note_defined(line);
         if (def && collect) {
             macros = xrealloc(macros, (nmacros + 1) * sizeof *macros);
             macros[nmacros++] = m;
@@ -426,11 +486,24 @@ static char **list_headers(const char *dir, size_t *n)
 
 int main(int argc, char **argv)
 {
-    if (argc != 3) {
-        fputs("usage: mupc-mark-headers CLANG_RESOURCE_INCLUDE_DIR DEST_DIR\n", stderr);
+    if (argc != 3 && argc != 4) {
+        fputs("usage: mupc-mark-headers CLANG_RESOURCE_INCLUDE_DIR DEST_DIR [PREDEFINED_MACROS]\n"
+              "  (PREDEFINED_MACROS: the output of clang -dM -E -x c /dev/null)\n", stderr);
         return 2;
     }
     const char *src = argv[1], *dest = argv[2];
+    if (argc == 4) {
+        size_t len;
+        char *text = read_file(argv[3], &len);
+        for (size_t p = 0; text[p];) {
+            int lines;
+            char *line = logical_line(text, &p, &lines);
+            note_defined(line);
+            free(line);
+            p += text[p] == '\n';
+        }
+        free(text);
+    }
     size_t n;
     char **names = list_headers(src, &n);
     char **texts = calloc(n, sizeof *texts);
@@ -444,6 +517,7 @@ int main(int argc, char **argv)
             each_definition(texts[i] = read_file(path, &len), NULL, 1);
         free(path);
     }
+    qsort(defined, ndefined, sizeof *defined, compare_names);
     settle_unsafe();
     if (mkdir(dest, 0755) != 0 && errno != EEXIST)
         die("cannot make", dest);

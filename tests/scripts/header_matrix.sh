@@ -4,7 +4,9 @@
 # header of C17 and the compiler and library headers HPC codes use
 # (<omp.h> with -fopenmp, <stdatomic.h>, <tgmath.h>, <quadmath.h> with
 # -lquadmath, <immintrin.h>, <pthread.h>, <mpi.h>, <math.h> with
-# -ffast-math; header_matrix_gen.sh writes one program per header), a use
+# -ffast-math; header_matrix_gen.sh writes one program per header), a
+# condition on its macros in #if (as programs test LONG_MAX or
+# ATOMIC_INT_LOCK_FREE), and a use
 # of its typical macros and functions at file scope, in a function, on
 # values read from and written to shared objects, and in a upc_forall body
 # builds with the build tree's mupcc and gives the value C defines, at 2
@@ -33,7 +35,7 @@ for h in $(bash "$gen" list); do
     for n in 2 $((k % 3 == 0 ? 1 : k % 3 + 2)); do
         run "$n" 60 "$tmp/$h.bin"
         expect_status "<$h> at $n threads: exits 0" 0
-        expect_output "<$h> at $n threads: the value C defines in every place" "^ok thread 0: file function shared forall"
+        expect_output "<$h> at $n threads: the value C defines in every place" "^ok thread 0: if file function shared forall"
     done
     k=$((k + 1))
 done
