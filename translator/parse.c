@@ -123,7 +123,7 @@ char *preprocess(options_t *o, size_t *len)
     free(marked_stddef);
     if (!o->backend_links)
         link_backend_headers(o);
-    char **argv = xmalloc((size_t)(o->ncpp + 32 + 2 * strlen(MUPC_MPI_INCLUDE_DIRS)) * sizeof *argv);
+    char **argv = xmalloc((size_t)(o->ncpp + 40 + 2 * strlen(MUPC_MPI_INCLUDE_DIRS)) * sizeof *argv);
     int n = 0;
     char *threads = o->static_threads ? xasprintf("-D__MUPC_STATIC_THREADS=%d", o->static_threads) : NULL;
     char *prelude_h = xasprintf("%s/mupc_xlate.h", o->prelude);
