@@ -214,25 +214,34 @@ static char *logical_line(const char *s, size_t *p, int *lines)
     return out;
 }
 
-/* A function-like definition `#define NAME(params) body` in line, or 0. */
-static int parse_definition(const char *line, macro_t *m)
+/* The name a `#define NAME...` line defines (any kind), its end in *end;
+ * NULL for another line. */
+static const char *defined_by(const char *line, const char **end)
 {
     const char *c = line;
     while (isspace((unsigned char)*c))
         c++;
     if (*c++ != '#')
-        return 0;
+        return NULL;
     while (isspace((unsigned char)*c))
         c++;
     if (strncmp(c, "define", 6) || !isspace((unsigned char)c[6]))
-        return 0;
-    c += 6;
-    while (isspace((unsigned char)*c))
-        c++;
+        return NULL;
+    for (c += 6; isspace((unsigned char)*c); c++)
+        ;
     const char *name = c;
     while (is_id((unsigned char)*c))
         c++;
-    if (c == name)
+    *end = c;
+    return c == name ? NULL : name;
+}
+
+/* A function-like definition `#define NAME(params) body` in line, or 0. */
+static int parse_definition(const char *line, macro_t *m)
+{
+    const char *c;
+    const char *name = defined_by(line, &c);
+    if (!name)
         return 0;
     if (*c != '(') { /* an alias of a function, `#define atomic_fetch_add_explicit __c11_atomic_fetch_add` */
         const char *body = c;
@@ -408,21 +417,9 @@ static void write_marked(FILE *f, const macro_t *m, int lines)
 /* Add the name a `#define NAME ...` line defines (any kind) to defined. */
 static void note_defined(const char *line)
 {
-    const char *c = line;
-    while (isspace((unsigned char)*c))
-        c++;
-    if (*c++ != '#')
-        return;
-    while (isspace((unsigned char)*c))
-        c++;
-    if (strncmp(c, "define", 6) || !isspace((unsigned char)c[6]))
-        return;
-    for (c += 6; isspace((unsigned char)*c); c++)
-        ;
-    const char *name = c;
-    while (is_id((unsigned char)*c))
-        c++;
-    if (c == name)
+    const char *c;
+    const char *name = defined_by(line, &c);
+    if (!name)
         return;
     defined = xrealloc(defined, (ndefined + 1) * sizeof *defined);
     defined[ndefined++] = strndup(name, (size_t)(c - name));
