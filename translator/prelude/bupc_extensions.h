@@ -33,7 +33,7 @@ char *bupc_getenv(const char *name);
 __MUPC_SHARED void *bupc_local_to_shared(void *ptr, int thread, int phase);
 __MUPC_SHARED void *bupc_inverse_cast(const void *ptr);
 __MUPC_SHARED void *bupc_ptradd(__MUPC_SHARED void *p, size_t blockelems, size_t elemsz,
-                                 ptrdiff_t elemincr);
+                                ptrdiff_t elemincr);
 void *bupc_cast(__MUPC_SHARED const void *p);
 int bupc_castable(__MUPC_SHARED const void *p);
 int bupc_thread_castable(unsigned int thread);

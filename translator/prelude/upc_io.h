@@ -73,7 +73,7 @@ upc_off_t upc_all_fwrite_local(upc_file_t *fd, const void *buffer, size_t size, 
 upc_off_t upc_all_fread_shared(upc_file_t *fd, __MUPC_SHARED void *buffer, size_t blocksize,
                                size_t size, size_t nmemb, upc_flag_t flags);
 upc_off_t upc_all_fwrite_shared(upc_file_t *fd, __MUPC_SHARED const void *buffer, size_t blocksize,
-                               size_t size, size_t nmemb, upc_flag_t flags);
+                                size_t size, size_t nmemb, upc_flag_t flags);
 upc_off_t upc_all_fread_list_local(upc_file_t *fd, size_t memvec_entries,
                                    const struct upc_local_memvec *memvec,
                                    size_t filevec_entries, const struct upc_filevec *filevec,
@@ -83,19 +83,19 @@ upc_off_t upc_all_fwrite_list_local(upc_file_t *fd, size_t memvec_entries,
                                     size_t filevec_entries, const struct upc_filevec *filevec,
                                     upc_flag_t flags);
 upc_off_t upc_all_fread_list_shared(upc_file_t *fd, size_t memvec_entries,
-                               const struct upc_shared_memvec *memvec, size_t filevec_entries,
-                               const struct upc_filevec *filevec, upc_flag_t flags);
+                                    const struct upc_shared_memvec *memvec, size_t filevec_entries,
+                                    const struct upc_filevec *filevec, upc_flag_t flags);
 upc_off_t upc_all_fwrite_list_shared(upc_file_t *fd, size_t memvec_entries,
-                               const struct upc_shared_memvec *memvec, size_t filevec_entries,
-                               const struct upc_filevec *filevec, upc_flag_t flags);
+                                     const struct upc_shared_memvec *memvec, size_t filevec_entries,
+                                     const struct upc_filevec *filevec, upc_flag_t flags);
 void upc_all_fread_local_async(upc_file_t *fd, void *buffer, size_t size, size_t nmemb,
                                upc_flag_t flags);
 void upc_all_fwrite_local_async(upc_file_t *fd, const void *buffer, size_t size, size_t nmemb,
                                 upc_flag_t flags);
 void upc_all_fread_shared_async(upc_file_t *fd, __MUPC_SHARED void *buffer, size_t blocksize,
-                               size_t size, size_t nmemb, upc_flag_t flags);
+                                size_t size, size_t nmemb, upc_flag_t flags);
 void upc_all_fwrite_shared_async(upc_file_t *fd, __MUPC_SHARED const void *buffer, size_t blocksize,
-                               size_t size, size_t nmemb, upc_flag_t flags);
+                                 size_t size, size_t nmemb, upc_flag_t flags);
 void upc_all_fread_list_local_async(upc_file_t *fd, size_t memvec_entries,
                                     const struct upc_local_memvec *memvec,
                                     size_t filevec_entries, const struct upc_filevec *filevec,
@@ -105,11 +105,11 @@ void upc_all_fwrite_list_local_async(upc_file_t *fd, size_t memvec_entries,
                                      size_t filevec_entries, const struct upc_filevec *filevec,
                                      upc_flag_t flags);
 void upc_all_fread_list_shared_async(upc_file_t *fd, size_t memvec_entries,
-                               const struct upc_shared_memvec *memvec, size_t filevec_entries,
-                               const struct upc_filevec *filevec, upc_flag_t flags);
+                                     const struct upc_shared_memvec *memvec, size_t filevec_entries,
+                                     const struct upc_filevec *filevec, upc_flag_t flags);
 void upc_all_fwrite_list_shared_async(upc_file_t *fd, size_t memvec_entries,
-                               const struct upc_shared_memvec *memvec, size_t filevec_entries,
-                               const struct upc_filevec *filevec, upc_flag_t flags);
+                                      const struct upc_shared_memvec *memvec, size_t filevec_entries,
+                                      const struct upc_filevec *filevec, upc_flag_t flags);
 upc_off_t upc_all_fwait_async(upc_file_t *fd);
 upc_off_t upc_all_ftest_async(upc_file_t *fd, int *flag);
 
