@@ -99,7 +99,8 @@ for how in "--set shm=off" "--conf $tmp/shm-off.conf"; do
 done
 
 # OpenMP's settings, too: each UPC thread's team on both hosts has the
-# size OMP_NUM_THREADS gave mupcrun (examples/hybrid is built -fopenmp)
+# size OMP_NUM_THREADS gave mupcrun (under Open MPI only because mupcrun
+# names it with -x; openmp.sh checks the same on one host)
 cat > "$tmp/team.upc" <<'UPC'
 #include <upc.h>
 #include <omp.h>
